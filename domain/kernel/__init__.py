@@ -1,0 +1,37 @@
+"""What every game shares: the Game contract, seats, rule violations, outcome, redaction, PRNG."""
+
+from .errors import GameOver, InvalidOptions, NotYourTurn, RuleViolation
+from .game import (
+    Command,
+    Event,
+    Game,
+    Options,
+    Outcome,
+    Seat,
+    SeatScore,
+    View,
+    clone,
+    redact_for,
+    union_of,
+)
+from .rng import Rng, seed_commitment
+
+__all__ = [
+    "Command",
+    "Event",
+    "Game",
+    "GameOver",
+    "InvalidOptions",
+    "NotYourTurn",
+    "Options",
+    "Outcome",
+    "Rng",
+    "RuleViolation",
+    "Seat",
+    "SeatScore",
+    "View",
+    "clone",
+    "redact_for",
+    "seed_commitment",
+    "union_of",
+]

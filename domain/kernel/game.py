@@ -1,0 +1,166 @@
+"""The contract every game implements: the Decider shape plus views and redaction.
+
+A game is a package exposing one :class:`Game` value built from pure functions::
+
+    initial(options)                  -> State      the empty table before setup
+    setup(options, rng)               -> [Event]    the opening events (seating, shuffles, draws)
+    decide(state, seat, command, rng) -> [Event]    validates; raises RuleViolation
+    evolve(state, event)              -> State      applies a fact; never validates, never fails
+    to_act(state)                     -> [Seat]     who must answer now (several for simultaneous choices)
+    legal_moves(state, seat)          -> [Command]  every legal command for that seat now
+    view(state, seat | None)          -> View       what that seat (or a spectator) may see
+    outcome(state)                    -> Outcome | None
+
+``evolve`` may update the state in place and returns it: folding a long game must stay close to
+the cost of decoding its events.  ``decide`` must never mutate the state it is given (use
+:func:`clone` for a scratch copy when a decision has to look ahead through its own events).
+
+Randomness: ``decide`` draws from the :class:`~domain.kernel.rng.Rng` it is handed and records
+each outcome in an event, so ``evolve`` never needs the generator and a replay cannot drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from .rng import Rng
+
+Seat = int
+"""Seats are numbered 0..players-1 in player order."""
+
+
+class Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    """An intention, named in the imperative (``PurchaseGood``).
+
+    Each game derives its own base with a namespaced tag, e.g.
+    ``class YangtzeCommand(Command, tag=lambda name: f"yangtze.{name}")``, so that commands of all
+    games form one tagged union in the OpenAPI document.
+    """
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="type"):
+    """A fact, named in the past tense (``GoodPurchased``).  Stored forever: new fields get
+    defaults, a field's type never changes, unknown fields are skipped by old readers.
+
+    Hidden information: an event whose facts not every seat may see overrides
+    :meth:`visible_to` (the seats that may see it in full; ``()`` means nobody until the game
+    ends) and :meth:`redacted` (what everybody else sees, or ``None`` to hide the event
+    entirely).
+    """
+
+    def visible_to(self) -> tuple[Seat, ...] | None:
+        """The seats allowed to see this event in full, or ``None`` when it is public."""
+        return None
+
+    def redacted(self) -> "Event | None":
+        """The form shown to a seat (or spectator) not in :meth:`visible_to`."""
+        return None
+
+
+class View(msgspec.Struct, kw_only=True, tag_field="kind"):
+    """What one seat (or a spectator) may see of a game.  Each game subclasses it with
+    ``tag="<kind>"``."""
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Options every game accepts; games subclass it with their variants."""
+
+    players: int = 4
+    """Number of seats."""
+
+
+class SeatScore(msgspec.Struct, frozen=True, kw_only=True):
+    seat: Seat
+    score: int
+    rank: int
+    """1 for the winner(s); equal ranks mean a shared place after every tie-break."""
+    breakdown: dict[str, int] = {}
+    """Points by scoring step, named as in the rulebook."""
+    tiebreak: list[int] = []
+    """The values compared, in order, when scores are equal (e.g. copper, then reputation)."""
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """The result of a finished game."""
+
+    winners: list[Seat]
+    scores: list[SeatScore]
+    summary: str = ""
+    """A sentence a player would say: who won and by how much."""
+    details: dict[str, Any] = {}
+    """Game-specific final details (e.g. Yangtze's best partition of each player's goods)."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One title's rules, as pure functions.  The registry maps ``kind`` to one of these."""
+
+    kind: str
+    title: str
+    rules_version: str
+    """Bumped whenever a rules change could alter the outcome of a stored game."""
+    player_counts: tuple[int, ...]
+    options_type: type[Options]
+    command_types: tuple[type[Command], ...]
+    event_types: tuple[type[Event], ...]
+    state_type: type
+    view_type: type[View]
+    initial: Callable[[Any], Any]
+    setup: Callable[[Any, Rng], list[Event]]
+    decide: Callable[[Any, Seat, Command, Rng], list[Event]]
+    evolve: Callable[[Any, Event], Any]
+    to_act: Callable[[Any], list[Seat]]
+    legal_moves: Callable[[Any, Seat], list[Command]]
+    view: Callable[[Any, Seat | None], View]
+    outcome: Callable[[Any], Outcome | None]
+    components: Callable[[], Any]
+    """Component data (tiles, cards, tracks) for front ends; every assumed value marked as such."""
+    describe: Callable[[Any, Event], str] | None = None
+    """Optional narration of an event for ``yamen replay`` (who did what, what it cost)."""
+    summary: str = ""
+    variants: dict[str, str] = field(default_factory=dict)
+    """Human descriptions of the options beyond ``players``."""
+
+    def fold(self, state: Any, events: Iterable[Event]) -> Any:
+        evolve = self.evolve
+        for event in events:
+            state = evolve(state, event)
+        return state
+
+    def start(self, options: Options, seed: bytes | str) -> tuple[Any, list[Event]]:
+        """The opening events of a new game and the state they fold to."""
+        events = self.setup(options, Rng(seed, 0))
+        return self.fold(self.initial(options), events), events
+
+
+def clone(state: Any) -> Any:
+    """A deep copy of a msgspec-typed state, for decisions that look ahead through their events."""
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
+
+
+def redact_for(event: Event, viewer: Seat | None, *, revealed: bool = False) -> Event | None:
+    """The form of *event* that *viewer* (a seat, or ``None`` for a spectator) may see.
+
+    After the game ends (``revealed``) every event is shown in full.
+    """
+    if revealed:
+        return event
+    seats = event.visible_to()
+    if seats is None or (viewer is not None and viewer in seats):
+        return event
+    return event.redacted()
+
+
+def union_of(types: Sequence[type]) -> Any:
+    """``Union[types...]`` for a tuple of types built at runtime."""
+    from typing import Union
+
+    if len(types) == 1:
+        return types[0]
+    return Union[tuple(types)]  # type: ignore[valid-type]
+
+
