@@ -157,8 +157,10 @@ def redact_for(event: Event, viewer: Seat | None, *, revealed: bool = False) -> 
 
 def union_of(types: Sequence[type]) -> Any:
     """``Union[types...]`` for a tuple of types built at runtime."""
-    from typing import Union
+    from typing import Any, Union
 
+    if not types:
+        return Any
     if len(types) == 1:
         return types[0]
     return Union[tuple(types)]  # type: ignore[valid-type]

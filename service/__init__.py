@@ -1,0 +1,1 @@
+"""The imperative shell around ``domain/``: HTTP, Postgres, Redis, auth, logging, CLI."""

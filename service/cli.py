@@ -1,0 +1,115 @@
+"""``yamen``: serve, migrate, openapi (and the audit commands as they arrive)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import pathlib
+import sys
+
+import msgspec
+
+
+def _serve(args: argparse.Namespace) -> int:
+    stop = None
+    if not os.environ.get("DATABASE_URL"):
+        from .embedded import start_embedded_postgres
+
+        url, stop = start_embedded_postgres(pathlib.Path(args.data_dir))
+        os.environ["DATABASE_URL"] = url
+        print(f"yamen: no DATABASE_URL, using embedded Postgres in {args.data_dir}", file=sys.stderr)
+    if not os.environ.get("REDIS_URL"):
+        print("yamen: no REDIS_URL, using the in-process snapshot cache", file=sys.stderr)
+    try:
+        if args.server == "granian":
+            from granian import Granian
+            from granian.constants import Interfaces
+
+            Granian(
+                "service.app:create_app",
+                factory=True,
+                address=args.host,
+                port=args.port,
+                interface=Interfaces.ASGI,
+                workers=args.workers,
+                log_enabled=False,
+            ).serve()
+        else:
+            import uvicorn
+
+            uvicorn.run("service.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers, access_log=False)
+    finally:
+        if stop is not None:
+            stop()
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from .store import EventStore
+
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        print("yamen migrate: DATABASE_URL is not set", file=sys.stderr)
+        return 2
+
+    async def run() -> list[str]:
+        store = EventStore(url, min_size=1, max_size=1)
+        await store.open()
+        try:
+            return await store.migrate()
+        finally:
+            await store.close()
+
+    applied = asyncio.run(run())
+    print(f"applied: {', '.join(applied) if applied else 'nothing (up to date)'}")
+    return 0
+
+
+def openapi_document() -> dict:
+    from .app import create_app
+    from .settings import Settings
+
+    app = create_app(settings=Settings(None, None, "json", False, 1))
+    return app.state.openapi_document(app)
+
+
+def render_openapi() -> bytes:
+    return msgspec.json.format(msgspec.json.encode(openapi_document()), indent=2) + b"\n"
+
+
+def _openapi(args: argparse.Namespace) -> int:
+    blob = render_openapi()
+    if args.output == "-":
+        sys.stdout.buffer.write(blob)
+    else:
+        pathlib.Path(args.output).write_bytes(blob)
+        print(f"wrote {args.output}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="yamen", description="Yamen game service")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the HTTP service")
+    serve.add_argument("--host", default=os.environ.get("YAMEN_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("YAMEN_PORT", "8000")))
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("YAMEN_WORKERS", "1")))
+    serve.add_argument("--server", choices=["granian", "uvicorn"], default=os.environ.get("YAMEN_SERVER", "granian"))
+    serve.add_argument("--data-dir", default=os.environ.get("YAMEN_DATA_DIR", ".yamen-data"), help="embedded Postgres data")
+    serve.set_defaults(func=_serve)
+
+    migrate = sub.add_parser("migrate", help="apply database migrations to DATABASE_URL")
+    migrate.set_defaults(func=_migrate)
+
+    openapi = sub.add_parser("openapi", help="write the OpenAPI document")
+    openapi.add_argument("--output", "-o", default="openapi/openapi.json")
+    openapi.set_defaults(func=_openapi)
+
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

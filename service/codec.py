@@ -1,0 +1,37 @@
+"""Per-game encoders and decoders, built once per game (msgspec's advice: reuse them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.kernel import Event, Game, union_of
+
+
+def tag_of(struct_type: type) -> str:
+    return struct_type.__struct_config__.tag  # type: ignore[attr-defined]
+
+
+class GameCodec:
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.command_type = union_of(game.command_types)
+        self.event_type = union_of(game.event_types)
+        self.command_decoder = msgspec.json.Decoder(self.command_type)
+        self.event_decoder = msgspec.json.Decoder(self.event_type)
+        self.state_decoder = msgspec.msgpack.Decoder(game.state_type)
+        self.command_tags = {tag_of(t) for t in game.command_types}
+        self.event_tags = {tag_of(t) for t in game.event_types}
+
+    def decode_event(self, payload: bytes) -> Event:
+        return self.event_decoder.decode(payload)
+
+    def decode_options(self, options: Any) -> Any:
+        return msgspec.convert(options, self.game.options_type)
+
+    def decode_options_json(self, blob: bytes) -> Any:
+        return msgspec.json.decode(blob, type=self.game.options_type)
+
+
+json_encoder = msgspec.json.Encoder()

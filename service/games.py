@@ -1,0 +1,377 @@
+"""The application service: load a game, decide a command, append its events, cache the fold.
+
+This is the only module that strings the pure domain and the infrastructure together::
+
+    load state (snapshot + newer events) -> game.decide -> store.append(expected version)
+    -> fold the new events -> write the snapshot (best effort) -> answer, redacted for the caller
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+import structlog
+
+from domain.kernel import Event, Game, NotYourTurn, Outcome, Rng, RuleViolation, Seat, redact_for, seed_commitment
+
+from .cache import SnapshotCache, decode_state, encode_snapshot, peek_snapshot
+from .codec import GameCodec, json_encoder, tag_of
+from .problems import Problem
+from .records import NewEvent, StoredEvent, seal, timestamp
+from .store import DuplicateIdempotencyKey, EventStore, GameRow, IdempotentResponse, VersionConflict
+
+log = structlog.get_logger("yamen.games")
+
+MAX_RACE_RETRIES = 32
+
+
+# --- what the HTTP layer returns ---------------------------------------------------------------
+class SeatInfo(msgspec.Struct, kw_only=True):
+    seat: int
+    claimed: bool
+
+
+class SeatToken(msgspec.Struct, kw_only=True):
+    seat: int
+    token: str
+    """Bearer token for this seat. Shown once; only its hash is stored."""
+
+
+class EventEnvelope(msgspec.Struct, kw_only=True):
+    seq: int
+    seat: int | None
+    """The seat whose command caused the event (None for setup)."""
+    recorded_at: str
+    event: Any
+    """The event as the caller may see it; null when it is hidden from the caller entirely."""
+
+
+@dataclass
+class Loaded:
+    game: Game
+    codec: GameCodec
+    row: GameRow
+    state: Any
+    version: int
+
+    @property
+    def finished(self) -> bool:
+        return self.row.status == "finished"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class GameService:
+    def __init__(
+        self,
+        games: dict[str, Game],
+        store: EventStore,
+        cache: SnapshotCache,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.games = games
+        self.codecs = {kind: GameCodec(game) for kind, game in games.items()}
+        self.store = store
+        self.cache = cache
+        self.clock = clock
+        self._token_hashes: dict[tuple[str, int], str] = {}
+
+    # --- helpers ------------------------------------------------------------------------------
+    def _now(self) -> datetime:
+        # Postgres keeps microseconds; the hash covers the same value we store.
+        return self.clock().astimezone(UTC)
+
+    def game_of(self, kind: str) -> tuple[Game, GameCodec]:
+        game = self.games.get(kind)
+        if game is None:
+            raise Problem(404, "unknown_kind", f"no game kind {kind!r}; see /v1/catalogue")
+        return game, self.codecs[kind]
+
+    def _new_events(self, events: list[Event], seat: Seat | None, command: bytes | None, key: str | None) -> list[NewEvent]:
+        return [
+            NewEvent(
+                type=tag_of(type(e)),
+                payload=json_encoder.encode(e),
+                visible_to=list(v) if (v := e.visible_to()) is not None else None,
+                seat=seat,
+                command=command,
+                idempotency_key=key,
+            )
+            for e in events
+        ]
+
+    def envelope(self, codec: GameCodec, stored: StoredEvent, viewer: Seat | None, revealed: bool, event: Event | None = None) -> EventEnvelope:
+        if event is None:
+            event = codec.decode_event(stored.payload)
+        return EventEnvelope(
+            seq=stored.seq,
+            seat=stored.seat,
+            recorded_at=timestamp(stored.recorded_at),
+            event=redact_for(event, viewer, revealed=revealed),
+        )
+
+    # --- create and join ----------------------------------------------------------------------
+    async def create(self, kind: str, options: dict[str, Any], seed: str | None, take: str | list[int]) -> dict[str, Any]:
+        game, codec = self.game_of(kind)
+        try:
+            opts = codec.decode_options(options)
+        except msgspec.ValidationError as exc:
+            raise Problem(422, "invalid_options", str(exc)) from None
+        if opts.players not in game.player_counts:
+            raise Problem(422, "invalid_options", f"{game.title} is played by {', '.join(map(str, game.player_counts))} players")
+        secret_seed = seed if seed is not None else secrets.token_hex(32)
+        try:
+            state, events = game.start(opts, secret_seed)
+        except RuleViolation as violation:
+            raise Problem(422, violation.code, violation.message) from None
+        players = opts.players
+        seats_taken = list(range(players)) if take == "all" else ([] if take == "none" else sorted(set(take)))
+        if any(s < 0 or s >= players for s in seats_taken):
+            raise Problem(422, "invalid_seat", f"seats are numbered 0..{players - 1}")
+        game_id = "g_" + secrets.token_hex(10)
+        tokens = {seat: f"ymn.{seat}.{secrets.token_urlsafe(24)}" for seat in seats_taken}
+        now = self._now()
+        commitment = seed_commitment(secret_seed)
+        stored = seal(game_id, 1, commitment, self._new_events(events, None, None, None), now)
+        status = "active" if len(tokens) == players else "open"
+        row = GameRow(
+            game_id=game_id, kind=kind, rules_version=game.rules_version,
+            options=json_encoder.encode(opts), players=players, seed=secret_seed,
+            seed_commitment=commitment, status=status, version=len(stored),
+            last_hash=stored[-1].hash if stored else commitment, imported=False,
+            created_at=now, updated_at=now,
+        )
+        await self.store.create_game(row, [token_hash(tokens[s]) if s in tokens else None for s in range(players)], stored)
+        await self.cache.set(game_id, encode_snapshot(row.version, game.rules_version, state))
+        return {
+            "game_id": game_id,
+            "kind": kind,
+            "status": status,
+            "version": row.version,
+            "players": players,
+            "seed_commitment": commitment,
+            "tokens": [SeatToken(seat=s, token=t) for s, t in sorted(tokens.items())],
+        }
+
+    async def join(self, game_id: str, seat: int) -> tuple[str, str]:
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Problem(404, "game_not_found", f"no game {game_id}")
+        if not 0 <= seat < row.players:
+            raise Problem(404, "seat_not_found", f"seats are numbered 0..{row.players - 1}")
+        token = f"ymn.{seat}.{secrets.token_urlsafe(24)}"
+        status = await self.store.claim_seat(game_id, seat, token_hash(token), self._now())
+        if status is None:
+            raise Problem(409, "seat_taken", f"seat {seat} is already taken")
+        return token, status
+
+    # --- identity -----------------------------------------------------------------------------
+    async def authenticate(self, game_id: str, authorization: str | None) -> Seat | None:
+        """The seat a bearer token belongs to; None for a spectator (no token)."""
+        if not authorization:
+            return None
+        scheme, _, token = authorization.partition(" ")
+        parts = token.strip().split(".")
+        if scheme.lower() != "bearer" or len(parts) != 3 or parts[0] != "ymn" or not parts[1].isdigit():
+            raise Problem(401, "invalid_token", "expected 'Authorization: Bearer ymn.<seat>.<secret>'")
+        seat = int(parts[1])
+        expected = self._token_hashes.get((game_id, seat))
+        if expected is None:
+            expected = await self.store.seat_token_hash(game_id, seat)
+            if expected is not None:
+                # A claimed seat's token never changes, so its hash can be remembered.
+                self._token_hashes[(game_id, seat)] = expected
+        if expected is None or not hmac.compare_digest(expected, token_hash(token.strip())):
+            raise Problem(401, "invalid_token", "this token does not hold a seat in this game")
+        return seat
+
+    # --- loading ------------------------------------------------------------------------------
+    async def load(self, game_id: str) -> Loaded:
+        """The current state: the cached snapshot plus the events appended after it.
+
+        Any doubt about the snapshot (wrong rules version, newer than the stream, a gap, bytes
+        that do not decode) means folding from the first event instead.
+        """
+        snap = peek_snapshot(await self.cache.get(game_id))
+        loaded = await self.store.load(game_id, snap.version if snap is not None else 0)
+        if loaded is None:
+            raise Problem(404, "game_not_found", f"no game {game_id}")
+        row, newer = loaded
+        game, codec = self.game_of(row.kind)
+        state, base_version = None, 0
+        if snap is not None:
+            contiguous = newer[0].seq == snap.version + 1 if newer else snap.version == row.version
+            if snap.rules_version == game.rules_version and contiguous:
+                state = decode_state(snap, codec.state_decoder)
+                base_version = snap.version
+            if state is None:
+                newer = await self.store.events(game_id)
+        if state is None:
+            state = game.initial(codec.decode_options_json(row.options))
+            base_version = 0
+        state = game.fold(state, (codec.decode_event(e.payload) for e in newer))
+        version = newer[-1].seq if newer else base_version
+        if newer:
+            await self.cache.set(game_id, encode_snapshot(version, game.rules_version, state))
+        return Loaded(game=game, codec=codec, row=row, state=state, version=version)
+
+    async def state_at(self, game_id: str, version: int) -> Loaded:
+        """Time travel: the state right after event *version* (not cached)."""
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Problem(404, "game_not_found", f"no game {game_id}")
+        if version < 0 or version > row.version:
+            raise Problem(404, "version_not_found", f"versions run from 0 to {row.version}")
+        game, codec = self.game_of(row.kind)
+        state = game.initial(codec.decode_options_json(row.options))
+        events = await self.store.events(game_id, upto=version)
+        state = game.fold(state, (codec.decode_event(e.payload) for e in events))
+        return Loaded(game=game, codec=codec, row=row, state=state, version=version)
+
+    # --- moves --------------------------------------------------------------------------------
+    async def move(
+        self,
+        game_id: str,
+        seat: Seat,
+        command: Any,
+        *,
+        if_match: int | None,
+        idempotency_key: str | None,
+    ) -> tuple[int, bytes]:
+        body = json_encoder.encode(command)
+        request_hash = hashlib.sha256(f"{seat}\n".encode() + body).hexdigest()
+        if idempotency_key is not None:
+            earlier = await self.store.idempotent_response(game_id, idempotency_key)
+            if earlier is not None:
+                return self._replay(earlier, request_hash)
+        for _ in range(MAX_RACE_RETRIES):
+            loaded = await self.load(game_id)
+            game, codec, row = loaded.game, loaded.codec, loaded.row
+            if row.status == "open":
+                raise Problem(409, "game_not_started", "the game starts when every seat is taken")
+            if row.status == "finished":
+                raise Problem(409, "game_over", "the game has ended")
+            if if_match is not None and if_match != loaded.version:
+                raise Problem(412, "version_mismatch", f"the game is at version {loaded.version}", current_version=loaded.version)
+            if type(command) not in game.command_types:
+                raise Problem(422, "wrong_game_kind", f"{tag_of(type(command))} is not a command of {game.kind}")
+            try:
+                events = game.decide(loaded.state, seat, command, Rng(row.seed, loaded.version))
+            except NotYourTurn as violation:
+                raise Problem(403, violation.code, violation.message, rule=violation.rule) from None
+            except RuleViolation as violation:
+                raise Problem(422, violation.code, violation.message, rule=violation.rule) from None
+            state = game.fold(loaded.state, events)
+            outcome = game.outcome(state)
+            status = "finished" if outcome is not None else "active"
+            now = self._now()
+            stored = seal(
+                game_id, loaded.version + 1, row.last_hash,
+                self._new_events(events, seat, body, idempotency_key), now,
+            )
+            new_version = stored[-1].seq
+            response = json_encoder.encode(
+                {
+                    "version": new_version,
+                    "status": status,
+                    "events": [self.envelope(codec, s, seat, status == "finished", e) for s, e in zip(stored, events)],
+                }
+            )
+            idem = None
+            if idempotency_key is not None:
+                idem = (idempotency_key, IdempotentResponse(seat, request_hash, 200, response))
+            try:
+                await self.store.append(game_id, loaded.version, stored, status=status, now=now, idempotency=idem)
+            except VersionConflict as conflict:
+                if if_match is not None:
+                    raise Problem(
+                        412, "version_mismatch", f"the game is at version {conflict.current_version}",
+                        current_version=conflict.current_version,
+                    ) from None
+                continue
+            except DuplicateIdempotencyKey:
+                earlier = await self.store.idempotent_response(game_id, idempotency_key or "")
+                if earlier is None:  # pragma: no cover - the row that collided must exist
+                    raise Problem(409, "idempotency_conflict", "retry the request") from None
+                return self._replay(earlier, request_hash)
+            await self.cache.set(game_id, encode_snapshot(new_version, game.rules_version, state))
+            structlog.contextvars.bind_contextvars(version=new_version)
+            return 200, response
+        raise Problem(409, "too_much_contention", "the game changed too often while deciding; retry")
+
+    @staticmethod
+    def _replay(earlier: IdempotentResponse, request_hash: str) -> tuple[int, bytes]:
+        if earlier.request_hash != request_hash:
+            raise Problem(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request")
+        return earlier.status_code, earlier.response
+
+    # --- reading ------------------------------------------------------------------------------
+    def document(self, loaded: Loaded, viewer: Seat | None, seats: list[SeatInfo]) -> dict[str, Any]:
+        game, state, row = loaded.game, loaded.state, loaded.row
+        outcome: Outcome | None = game.outcome(state)
+        finished = outcome is not None
+        return {
+            "game_id": row.game_id,
+            "kind": row.kind,
+            "title": game.title,
+            "rules_version": row.rules_version,
+            "status": "finished" if finished else ("open" if row.status == "open" else "active"),
+            "version": loaded.version,
+            "players": row.players,
+            "seats": seats,
+            "viewer": viewer,
+            "to_act": [] if row.status == "open" else game.to_act(state),
+            "view": game.view(state, viewer),
+            "outcome": outcome,
+            "seed_commitment": row.seed_commitment,
+            "seed": row.seed if row.status == "finished" else None,
+            "created_at": timestamp(row.created_at),
+        }
+
+    async def seat_infos(self, game_id: str) -> list[SeatInfo]:
+        return [SeatInfo(seat=s, claimed=h is not None) for s, h in await self.store.seats(game_id)]
+
+    async def history(self, game_id: str, viewer: Seat | None, after: int, limit: int) -> dict[str, Any]:
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Problem(404, "game_not_found", f"no game {game_id}")
+        _, codec = self.game_of(row.kind)
+        events = await self.store.events(game_id, after=after, limit=limit)
+        revealed = row.status == "finished"
+        return {
+            "version": row.version,
+            "events": [self.envelope(codec, e, viewer, revealed) for e in events],
+            "next_after": events[-1].seq if events and events[-1].seq < row.version else None,
+        }
+
+    async def follow(self, game_id: str, viewer: Seat | None, after: int) -> AsyncIterator[tuple[bool, list[EventEnvelope]]]:
+        """Batches of new events as they are appended (for the SSE stream); ends with the game."""
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Problem(404, "game_not_found", f"no game {game_id}")
+        _, codec = self.game_of(row.kind)
+        while True:
+            events = await self.store.events(game_id, after=after, limit=500)
+            row = await self.store.get_game(game_id)
+            finished = row is not None and row.status == "finished"
+            if events:
+                after = events[-1].seq
+                yield finished, [self.envelope(codec, e, viewer, finished) for e in events]
+            elif finished:
+                return
+            else:
+                yield False, []

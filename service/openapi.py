@@ -1,0 +1,115 @@
+"""Finish the OpenAPI document Litestar generates so code generators get usable types.
+
+Litestar renders a msgspec tagged union as ``oneOf`` with the tag as a required constant but no
+``discriminator``; generators then produce untyped blobs.  This adds the discriminator (with its
+mapping) to every such union, declares the problem+json error responses each operation can give,
+and documents the headers the contract relies on (ETag, If-Match, Idempotency-Key).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import msgspec
+
+from domain.kernel import Game
+
+from .problems import ProblemDetails
+
+REF = "#/components/schemas/"
+
+# Error answers per operation (method, path) beyond the ones every operation can give.
+_ERRORS: dict[tuple[str, str], dict[int, str]] = {
+    ("post", "/v1/games"): {404: "Unknown game kind", 422: "Invalid options or seats"},
+    ("post", "/v1/games/{game_id}/seats/{seat}"): {404: "Unknown game or seat", 409: "Seat already taken"},
+    ("get", "/v1/games/{game_id}"): {401: "Invalid token", 404: "Unknown game"},
+    ("get", "/v1/games/{game_id}/states/{version}"): {401: "Invalid token", 404: "Unknown game or version"},
+    ("get", "/v1/games/{game_id}/legal-moves"): {401: "Invalid token", 404: "Unknown game"},
+    ("get", "/v1/games/{game_id}/events"): {401: "Invalid token", 404: "Unknown game"},
+    ("get", "/v1/catalogue/{kind}/components"): {404: "Unknown game kind"},
+    ("post", "/v1/games/{game_id}/moves"): {
+        401: "Missing or invalid token",
+        403: "Not this seat's turn",
+        404: "Unknown game",
+        409: "The game has not started or has ended",
+        412: "If-Match names a stale version; `current_version` says the current one",
+        422: "The rules forbid this move (`code` and `rule` say which), or the Idempotency-Key was reused",
+    },
+}
+
+
+def _discriminate(node: Any, schemas: dict[str, Any]) -> None:
+    if isinstance(node, dict):
+        for key in ("oneOf", "anyOf"):
+            options = node.get(key)
+            if isinstance(options, list) and {"type": "null"} in options and len(options) > 2:
+                # Optional[Union[...]]: a discriminator cannot cover null, so nest the union.
+                refs = [o for o in options if o != {"type": "null"}]
+                if all(isinstance(o, dict) and "$ref" in o for o in refs) and _tag_mapping(refs, schemas):
+                    node[key] = [{"oneOf": refs}, {"type": "null"}]
+                    options = None
+            if isinstance(options, list) and options and all(isinstance(o, dict) and "$ref" in o for o in options):
+                mapping = _tag_mapping(options, schemas)
+                if mapping is not None:
+                    field, tags = mapping
+                    node["discriminator"] = {"propertyName": field, "mapping": tags}
+                    if key == "anyOf":
+                        node["oneOf"] = node.pop("anyOf")
+        for value in list(node.values()):
+            _discriminate(value, schemas)
+    elif isinstance(node, list):
+        for value in node:
+            _discriminate(value, schemas)
+
+
+def _tag_mapping(options: list[dict[str, Any]], schemas: dict[str, Any]) -> tuple[str, dict[str, str]] | None:
+    for field in ("type", "kind"):
+        tags: dict[str, str] = {}
+        for option in options:
+            ref = option["$ref"]
+            schema = schemas.get(ref.removeprefix(REF), {})
+            prop = schema.get("properties", {}).get(field, {})
+            tag = prop.get("const")
+            if tag is None and isinstance(prop.get("enum"), list) and len(prop["enum"]) == 1:
+                tag = prop["enum"][0]
+            if not isinstance(tag, str) or field not in schema.get("required", []):
+                break
+            tags[tag] = ref
+        else:
+            return field, tags
+    return None
+
+
+def finish_openapi(document: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
+    doc = copy.deepcopy(document)
+    components = doc.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    problem_schema, extra = msgspec.json.schema_components([ProblemDetails], ref_template=REF + "{name}")
+    schemas.update(extra)
+    problem_ref = problem_schema[0]
+    _discriminate(doc, schemas)
+
+    def problem(description: str) -> dict[str, Any]:
+        return {"description": description, "content": {"application/problem+json": {"schema": problem_ref}}}
+
+    for path, item in doc.get("paths", {}).items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            responses["400"] = problem("Malformed request (bad JSON, parameters or headers)")
+            for status, description in _ERRORS.get((method, path), {}).items():
+                responses[str(status)] = problem(description)
+            responses.setdefault("503", problem("Postgres is unavailable"))
+            if method == "post" and path == "/v1/games/{game_id}/moves":
+                ok = responses.get("200", {})
+                ok.setdefault("headers", {})["ETag"] = {"schema": {"type": "string"}, "description": "The new version"}
+            if method == "get" and path == "/v1/games/{game_id}":
+                responses.setdefault("200", {}).setdefault("headers", {})["ETag"] = {
+                    "schema": {"type": "string"},
+                    "description": "The game's version; send it back in If-None-Match for a 304",
+                }
+                responses["304"] = {"description": "Not modified since the version in If-None-Match"}
+    doc.setdefault("info", {})["x-games"] = sorted(games)
+    return doc

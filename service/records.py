@@ -1,0 +1,112 @@
+"""Stored events as plain data, and the SHA-256 chain that makes a game's record tamper-evident.
+
+The chain needs no database: ``yamen verify`` recomputes it from an exported record offline.
+Each event's hash covers the previous hash and a canonical encoding of everything an auditor
+relies on (seq, type, payload bytes exactly as stored, visibility, causing seat and command,
+idempotency key, time).  The first event chains to the game's seed commitment, so replacing the
+commitment in a record breaks the chain at seq 1.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+import msgspec
+
+
+class NewEvent(msgspec.Struct, frozen=True):
+    """An event about to be appended: its JSON payload is encoded once, here, and hashed as is."""
+
+    type: str
+    payload: bytes
+    visible_to: list[int] | None
+    seat: int | None
+    command: bytes | None
+    idempotency_key: str | None
+
+
+class StoredEvent(msgspec.Struct, frozen=True):
+    game_id: str
+    seq: int
+    type: str
+    payload: bytes
+    visible_to: list[int] | None
+    seat: int | None
+    command: bytes | None
+    idempotency_key: str | None
+    recorded_at: datetime
+    prev_hash: str
+    hash: str
+
+
+def timestamp(moment: datetime) -> str:
+    """The one textual form of a record's time that goes into the hash (UTC, microseconds)."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def chain_hash(
+    prev_hash: str,
+    game_id: str,
+    seq: int,
+    type: str,
+    payload: bytes,
+    visible_to: list[int] | None,
+    seat: int | None,
+    command: bytes | None,
+    idempotency_key: str | None,
+    recorded_at: datetime,
+) -> str:
+    canonical = msgspec.json.encode(
+        [
+            game_id,
+            seq,
+            type,
+            msgspec.Raw(payload),
+            visible_to,
+            seat,
+            msgspec.Raw(command) if command is not None else None,
+            idempotency_key,
+            timestamp(recorded_at),
+        ]
+    )
+    return hashlib.sha256(prev_hash.encode() + b"\n" + canonical).hexdigest()
+
+
+def seal(game_id: str, first_seq: int, prev_hash: str, events: list[NewEvent], recorded_at: datetime) -> list[StoredEvent]:
+    """Number and chain a command's events, ready for one append."""
+    out = []
+    for offset, event in enumerate(events):
+        seq = first_seq + offset
+        digest = chain_hash(
+            prev_hash, game_id, seq, event.type, event.payload, event.visible_to, event.seat,
+            event.command, event.idempotency_key, recorded_at,
+        )
+        out.append(
+            StoredEvent(
+                game_id=game_id, seq=seq, type=event.type, payload=event.payload,
+                visible_to=event.visible_to, seat=event.seat, command=event.command,
+                idempotency_key=event.idempotency_key, recorded_at=recorded_at,
+                prev_hash=prev_hash, hash=digest,
+            )
+        )
+        prev_hash = digest
+    return out
+
+
+def first_broken_link(seed_commitment: str, events: list[StoredEvent]) -> int | None:
+    """The seq of the first event whose hash or numbering does not follow, or None if intact."""
+    prev = seed_commitment
+    expected_seq = 1
+    for event in events:
+        if event.seq != expected_seq or event.prev_hash != prev:
+            return event.seq if event.seq == expected_seq else expected_seq
+        digest = chain_hash(
+            prev, event.game_id, event.seq, event.type, event.payload, event.visible_to,
+            event.seat, event.command, event.idempotency_key, event.recorded_at,
+        )
+        if digest != event.hash:
+            return event.seq
+        prev = digest
+        expected_seq += 1
+    return None

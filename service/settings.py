@@ -1,0 +1,29 @@
+"""Settings from the environment (twelve-factor); nothing else reads os.environ."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str | None
+    """Postgres URL; unset means `yamen serve` starts an embedded Postgres."""
+    redis_url: str | None
+    """Redis URL; unset means an in-process snapshot cache."""
+    log_format: str
+    """``json``, ``console`` or ``auto`` (console on a tty, JSON otherwise)."""
+    auto_migrate: bool
+    """Apply migrations at start-up (dev and tests); production runs ``yamen migrate``."""
+    pool_size: int
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        return cls(
+            database_url=os.environ.get("DATABASE_URL") or None,
+            redis_url=os.environ.get("REDIS_URL") or None,
+            log_format=os.environ.get("YAMEN_LOG_FORMAT", "auto"),
+            auto_migrate=os.environ.get("YAMEN_AUTO_MIGRATE", "1") not in ("0", "false", "no"),
+            pool_size=int(os.environ.get("YAMEN_POOL_SIZE", "16")),
+        )

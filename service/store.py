@@ -1,0 +1,360 @@
+"""The Postgres event store: one stream per game, appended with an expected version.
+
+The recorder has few verbs — create, append, select events after/up to a seq — plus the seat
+and idempotency lookups the HTTP contract needs.  The primary key ``(game_id, seq)`` decides
+concurrent appends: a command's events are inserted first, so a writer that lost the race hits
+the unique key and is told the version moved on.  Driver errors are translated here into this
+module's exceptions, so nothing above it imports psycopg.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from datetime import datetime
+
+import msgspec
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg_pool import AsyncConnectionPool
+
+from .records import StoredEvent
+
+
+class StoreError(Exception):
+    """The event store could not do what was asked."""
+
+
+class StoreUnavailable(StoreError):
+    """Postgres cannot be reached."""
+
+
+class VersionConflict(StoreError):
+    """Another command was appended first; the caller's expected version is stale."""
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(f"the game is at version {current_version}")
+        self.current_version = current_version
+
+
+class DuplicateIdempotencyKey(StoreError):
+    """A concurrent request with the same Idempotency-Key was recorded first."""
+
+
+class _Stale(Exception):
+    pass
+
+
+class GameRow(msgspec.Struct):
+    game_id: str
+    kind: str
+    rules_version: str
+    options: bytes
+    players: int
+    seed: str
+    seed_commitment: str
+    status: str
+    version: int
+    last_hash: str
+    imported: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+class IdempotentResponse(msgspec.Struct, frozen=True):
+    seat: int
+    request_hash: str
+    status_code: int
+    response: bytes
+
+
+_GAME_COLUMNS = (
+    "g.game_id, g.kind, g.rules_version, g.options::text, g.players, g.seed, g.seed_commitment, "
+    "g.status, g.version, g.last_hash, g.imported, g.created_at, g.updated_at"
+)
+_EVENT_COLUMNS = (
+    "e.game_id, e.seq, e.type, e.payload::text, e.visible_to, e.seat, e.command::text, "
+    "e.idempotency_key, e.recorded_at, e.prev_hash, e.hash"
+)
+_N_GAME = 13
+
+
+def _game(row: tuple) -> GameRow:
+    return GameRow(
+        row[0], row[1], row[2], row[3].encode(), row[4], row[5], row[6], row[7], row[8], row[9],
+        row[10], row[11], row[12],
+    )
+
+
+def _event(row: tuple, offset: int = 0) -> StoredEvent:
+    r = row[offset:]
+    return StoredEvent(
+        game_id=r[0], seq=r[1], type=r[2], payload=r[3].encode(), visible_to=r[4], seat=r[5],
+        command=r[6].encode() if r[6] is not None else None, idempotency_key=r[7],
+        recorded_at=r[8], prev_hash=r[9], hash=r[10],
+    )
+
+
+def _event_params(e: StoredEvent) -> tuple:
+    return (
+        e.game_id, e.seq, e.type, e.payload.decode(), e.visible_to, e.seat,
+        e.command.decode() if e.command is not None else None, e.idempotency_key, e.recorded_at,
+        e.prev_hash, e.hash,
+    )
+
+
+_INSERT_EVENT = (
+    "INSERT INTO events (game_id, seq, type, payload, visible_to, seat, command, idempotency_key,"
+    " recorded_at, prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
+
+
+class EventStore:
+    """Postgres-backed store of games, seats, events and idempotent responses."""
+
+    def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16) -> None:
+        self.url = url
+        self.pool = AsyncConnectionPool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            open=False,
+            kwargs={"autocommit": True},
+            timeout=10,
+        )
+
+    async def open(self) -> None:
+        try:
+            await self.pool.open(wait=True, timeout=10)
+        except Exception as exc:  # psycopg_pool.PoolTimeout and friends
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    # --- schema -------------------------------------------------------------------------------
+    async def migrate(self) -> list[str]:
+        """Apply the plain-SQL migrations not yet applied; returns the versions applied now."""
+        applied_now = []
+        files = sorted(
+            (f for f in importlib.resources.files("service.migrations").iterdir() if f.name.endswith(".sql")),
+            key=lambda f: f.name,
+        )
+        async with self.pool.connection() as conn:
+            async with conn.transaction():
+                # One migrator at a time, even with several replicas starting together.
+                await conn.execute("SELECT pg_advisory_xact_lock(727364)")
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations "
+                    "(version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+                )
+                cur = await conn.execute("SELECT version FROM schema_migrations")
+                done = {r[0] for r in await cur.fetchall()}
+                for f in files:
+                    version = f.name.removesuffix(".sql")
+                    if version in done:
+                        continue
+                    await conn.execute(f.read_text())
+                    await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
+                    applied_now.append(version)
+        return applied_now
+
+    async def ping(self) -> None:
+        try:
+            async with self.pool.connection(timeout=2) as conn:
+                await conn.execute("SELECT 1")
+        except Exception as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    # --- games --------------------------------------------------------------------------------
+    async def create_game(self, game: GameRow, token_hashes: list[str | None], events: list[StoredEvent]) -> None:
+        """Record a new game, its seats and its opening events in one transaction."""
+        async with self.pool.connection() as conn:
+            async with conn.transaction():
+                await conn.execute(
+                    "INSERT INTO games (game_id, kind, rules_version, options, players, seed, seed_commitment,"
+                    " status, version, last_hash, imported, created_at, updated_at)"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    (
+                        game.game_id, game.kind, game.rules_version, game.options.decode(), game.players,
+                        game.seed, game.seed_commitment, game.status, game.version, game.last_hash,
+                        game.imported, game.created_at, game.updated_at,
+                    ),
+                )
+                async with conn.cursor() as cur:
+                    await cur.executemany(
+                        "INSERT INTO seats (game_id, seat, token_hash, claimed_at) VALUES (%s, %s, %s, %s)",
+                        [
+                            (game.game_id, seat, h, game.created_at if h else None)
+                            for seat, h in enumerate(token_hashes)
+                        ],
+                    )
+                    if events:
+                        await cur.executemany(_INSERT_EVENT, [_event_params(e) for e in events])
+
+    async def get_game(self, game_id: str) -> GameRow | None:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.game_id = %s", (game_id,))
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def load(self, game_id: str, after: int) -> tuple[GameRow, list[StoredEvent]] | None:
+        """The game's row and its events newer than *after*, in one round trip."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                f"SELECT {_GAME_COLUMNS}, {_EVENT_COLUMNS} FROM games g"
+                " LEFT JOIN events e ON e.game_id = g.game_id AND e.seq > %s"
+                " WHERE g.game_id = %s ORDER BY e.seq",
+                (after, game_id),
+            )
+            rows = await cur.fetchall()
+        if not rows:
+            return None
+        game = _game(rows[0])
+        events = [_event(r, _N_GAME) for r in rows if r[_N_GAME] is not None]
+        return game, events
+
+    async def list_games(
+        self, kind: str | None, status: str | None, before: tuple[datetime, str] | None, limit: int
+    ) -> list[GameRow]:
+        where, params = [], []
+        if kind is not None:
+            where.append("g.kind = %s")
+            params.append(kind)
+        if status is not None:
+            where.append("g.status = %s")
+            params.append(status)
+        if before is not None:
+            where.append("(g.created_at, g.game_id) < (%s, %s)")
+            params.extend(before)
+        clause = ("WHERE " + " AND ".join(where)) if where else ""
+        params.append(limit)
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games g {clause} ORDER BY g.created_at DESC, g.game_id DESC LIMIT %s",
+                params,
+            )
+            return [_game(r) for r in await cur.fetchall()]
+
+    # --- seats --------------------------------------------------------------------------------
+    async def seats(self, game_id: str) -> list[tuple[int, str | None]]:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute("SELECT seat, token_hash FROM seats WHERE game_id = %s ORDER BY seat", (game_id,))
+            return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    async def seat_token_hash(self, game_id: str, seat: int) -> str | None:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute("SELECT token_hash FROM seats WHERE game_id = %s AND seat = %s", (game_id, seat))
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def claim_seat(self, game_id: str, seat: int, token_hash: str, now: datetime) -> str | None:
+        """Claim an open seat; returns the game's status afterwards, or None if the seat was taken.
+
+        The last claim flips the game from ``open`` to ``active`` in the same transaction.
+        """
+        async with self.pool.connection() as conn:
+            async with conn.transaction():
+                cur = await conn.execute(
+                    "UPDATE seats SET token_hash = %s, claimed_at = %s"
+                    " WHERE game_id = %s AND seat = %s AND token_hash IS NULL",
+                    (token_hash, now, game_id, seat),
+                )
+                if cur.rowcount != 1:
+                    return None
+                cur = await conn.execute(
+                    "UPDATE games SET status = 'active', updated_at = %s WHERE game_id = %s AND status = 'open'"
+                    " AND NOT EXISTS (SELECT 1 FROM seats WHERE game_id = %s AND token_hash IS NULL)"
+                    " RETURNING status",
+                    (now, game_id, game_id),
+                )
+                flipped = await cur.fetchone()
+                if flipped:
+                    return "active"
+                cur = await conn.execute("SELECT status FROM games WHERE game_id = %s", (game_id,))
+                row = await cur.fetchone()
+                return row[0] if row else None
+
+    # --- events -------------------------------------------------------------------------------
+    async def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: list[StoredEvent],
+        *,
+        status: str,
+        now: datetime,
+        idempotency: tuple[str, IdempotentResponse] | None = None,
+    ) -> None:
+        """Append one command's events atomically, if the stream is still at *expected_version*."""
+        if not events:
+            return
+        try:
+            async with self.pool.connection() as conn:
+                async with conn.pipeline():
+                    async with conn.transaction():
+                        async with conn.cursor() as cur:
+                            # The events go in first: the (game_id, seq) key decides who won.
+                            await cur.executemany(_INSERT_EVENT, [_event_params(e) for e in events])
+                            if idempotency is not None:
+                                key, resp = idempotency
+                                await cur.execute(
+                                    "INSERT INTO idempotency (game_id, key, seat, request_hash, status_code,"
+                                    " response, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                                    (game_id, key, resp.seat, resp.request_hash, resp.status_code, resp.response, now),
+                                )
+                            await cur.execute(
+                                "UPDATE games SET version = %s, last_hash = %s, status = %s, updated_at = %s"
+                                " WHERE game_id = %s AND version = %s RETURNING version",
+                                (events[-1].seq, events[-1].hash, status, now, game_id, expected_version),
+                            )
+                            if await cur.fetchone() is None:
+                                # Unreachable while seqs are dense; kept as the last line of defence.
+                                raise _Stale()
+        except _Stale:
+            raise VersionConflict(await self._version(game_id)) from None
+        except pg_errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "idempotency_pkey":
+                raise DuplicateIdempotencyKey(str(exc)) from exc
+            raise VersionConflict(await self._version(game_id)) from exc
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def _version(self, game_id: str) -> int:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute("SELECT version FROM games WHERE game_id = %s", (game_id,))
+            row = await cur.fetchone()
+        return row[0] if row else 0
+
+    async def events(self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[StoredEvent]:
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events e WHERE e.game_id = %s AND e.seq > %s"
+        params: list = [game_id, after]
+        if upto is not None:
+            sql += " AND e.seq <= %s"
+            params.append(upto)
+        sql += " ORDER BY e.seq"
+        if limit is not None:
+            sql += " LIMIT %s"
+            params.append(limit)
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(sql, params)
+            return [_event(r) for r in await cur.fetchall()]
+
+    async def stream_events(self, game_id: str, after: int = 0, batch: int = 500):
+        """Every event after *after*, fetched in batches so a long history never sits in memory."""
+        while True:
+            chunk = await self.events(game_id, after=after, limit=batch)
+            for event in chunk:
+                yield event
+            if len(chunk) < batch:
+                return
+            after = chunk[-1].seq
+
+    # --- idempotency --------------------------------------------------------------------------
+    async def idempotent_response(self, game_id: str, key: str) -> IdempotentResponse | None:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT seat, request_hash, status_code, response FROM idempotency WHERE game_id = %s AND key = %s",
+                (game_id, key),
+            )
+            row = await cur.fetchone()
+        return IdempotentResponse(row[0], row[1], row[2], bytes(row[3])) if row else None

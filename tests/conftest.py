@@ -1,0 +1,83 @@
+"""Real Postgres and Redis for every test that needs them (never mocks of our own infrastructure).
+
+A fresh database is created per test session on the Postgres at ``YAMEN_TEST_PG`` (default
+127.0.0.1:5432, user postgres) and dropped afterwards.  If the server is missing the tests fail:
+they never skip.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import AsyncIterator, Iterator
+
+import psycopg
+import pytest
+
+from domain.kernel import Game
+from tests.fixture_game import GAME as BLUFF
+
+PG_ADMIN = os.environ.get("YAMEN_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def _url_for(dbname: str) -> str:
+    base, _, _ = PG_ADMIN.rpartition("/")
+    return f"{base}/{dbname}"
+
+
+@pytest.fixture(scope="session")
+def database_url() -> Iterator[str]:
+    name = f"yamen_test_{secrets.token_hex(4)}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield _url_for(name)
+    finally:
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    return REDIS_URL
+
+
+@pytest.fixture(scope="session")
+async def store(database_url: str) -> AsyncIterator:
+    from service.store import EventStore
+
+    the_store = EventStore(database_url, max_size=20)
+    await the_store.open()
+    await the_store.migrate()
+    yield the_store
+    await the_store.close()
+
+
+def test_games() -> dict[str, Game]:
+    """The games every API test app serves: production games plus the fixture."""
+    from domain.registry import production_games
+
+    return {**production_games(), BLUFF.kind: BLUFF}
+
+
+test_games.__test__ = False  # type: ignore[attr-defined]
+
+
+def make_app(database_url: str, redis_url: str | None, games: dict[str, Game] | None = None):
+    """The real app, owning its Postgres pool and Redis client (created on the app's own loop)."""
+    from service.app import create_app
+    from service.settings import Settings
+
+    return create_app(
+        games if games is not None else test_games(),
+        settings=Settings(database_url=database_url, redis_url=redis_url, log_format="json", auto_migrate=True, pool_size=8),
+    )
+
+
+@pytest.fixture(scope="session")
+async def client(database_url: str, redis_url: str) -> AsyncIterator:
+    from litestar.testing import AsyncTestClient
+
+    async with AsyncTestClient(app=make_app(database_url, redis_url)) as test_client:
+        yield test_client
