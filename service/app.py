@@ -330,7 +330,7 @@ def _on_validation(request: Request, exc: ValidationException) -> Response:
 
 
 def _on_http(request: Request, exc: HTTPException) -> Response:
-    codes = {404: "not_found", 405: "method_not_allowed", 415: "unsupported_media_type", 413: "body_too_large"}
+    codes = {400: "invalid_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 415: "unsupported_media_type", 413: "body_too_large"}
     return _problem_response(request, Problem(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail)))
 
 
