@@ -210,7 +210,7 @@ def build_handlers(types: ContractTypes) -> list:
         summary="Time travel: the game right after event *version*, as the caller may see it",
     )
     async def get_state_at(
-        request: Request, game_id: GameId, version: Annotated[int, PathParameter(ge=0)], authorization: Authorization = None
+        request: Request, game_id: GameId, version: Annotated[int, PathParameter(ge=1, description="1 is the state right after setup")], authorization: Authorization = None
     ) -> Response[GameDocument]:
         service: GameService = request.app.state.service
         seat = await service.authenticate(game_id, authorization)

@@ -234,8 +234,8 @@ class GameService:
         row = await self.store.get_game(game_id)
         if row is None:
             raise Problem(404, "game_not_found", f"no game {game_id}")
-        if version < 0 or version > row.version:
-            raise Problem(404, "version_not_found", f"versions run from 0 to {row.version}")
+        if version < 1 or version > row.version:
+            raise Problem(404, "version_not_found", f"versions run from 1 (after setup) to {row.version}")
         game, codec = self.game_of(row.kind)
         state = game.initial(codec.decode_options_json(row.options))
         events = await self.store.events(game_id, upto=version)
