@@ -146,7 +146,7 @@ class GameService:
         tokens = {seat: f"ymn.{seat}.{secrets.token_urlsafe(24)}" for seat in seats_taken}
         now = self._now()
         commitment = seed_commitment(secret_seed)
-        stored = seal(game_id, 1, commitment, self._new_events(events, None, None, None), now)
+        stored = seal(game_id, 1, commitment, self._new_events(events, None, None, None), now, secret_seed)
         status = "active" if len(tokens) == players else "open"
         row = GameRow(
             game_id=game_id, kind=kind, rules_version=game.rules_version,
@@ -281,7 +281,7 @@ class GameService:
             now = self._now()
             stored = seal(
                 game_id, loaded.version + 1, row.last_hash,
-                self._new_events(events, seat, body, idempotency_key), now,
+                self._new_events(events, seat, body, idempotency_key), now, row.seed,
             )
             new_version = stored[-1].seq
             response = json_encoder.encode(

@@ -46,4 +46,4 @@ async def test_fifty_simultaneous_moves(database_url, redis_url, store, with_if_
     assert [e.seq for e in events] == list(range(1, v + 2))
     row = await store.get_game(game_id)
     assert row.version == v + 1 and row.last_hash == events[-1].hash
-    assert first_broken_link(row.seed_commitment, events) is None
+    assert first_broken_link(row.seed_commitment, events, row.seed) is None

@@ -27,19 +27,19 @@ def _events(n: int, seat: int | None = 0) -> list[NewEvent]:
 
 async def _new_game(store, n: int = 2) -> tuple[str, list]:
     game_id = "t_" + secrets.token_hex(6)
-    sealed = seal(game_id, 1, "c0", _events(n, None), datetime.now(UTC))
+    sealed = seal(game_id, 1, "c0", _events(n, None), datetime.now(UTC), "s")
     await store.create_game(_row(game_id, n, sealed[-1].hash), ["h0", "h1"], sealed)
     return game_id, sealed
 
 
 async def test_append_and_read_back_with_an_intact_chain(store):
     game_id, opening = await _new_game(store)
-    more = seal(game_id, 3, opening[-1].hash, _events(3), datetime.now(UTC))
+    more = seal(game_id, 3, opening[-1].hash, _events(3), datetime.now(UTC), "s")
     await store.append(game_id, 2, more, status="active", now=datetime.now(UTC))
     events = await store.events(game_id)
     assert [e.seq for e in events] == [1, 2, 3, 4, 5]
     assert events == opening + more
-    assert first_broken_link("c0", events) is None
+    assert first_broken_link("c0", events, "s") is None
     assert (await store.get_game(game_id)).version == 5
     row, newer = await store.load(game_id, 3)
     assert row.version == 5 and [e.seq for e in newer] == [4, 5]
@@ -47,9 +47,9 @@ async def test_append_and_read_back_with_an_intact_chain(store):
 
 async def test_stale_expected_version_is_a_conflict_and_writes_nothing(store):
     game_id, opening = await _new_game(store)
-    first = seal(game_id, 3, opening[-1].hash, _events(1), datetime.now(UTC))
+    first = seal(game_id, 3, opening[-1].hash, _events(1), datetime.now(UTC), "s")
     await store.append(game_id, 2, first, status="active", now=datetime.now(UTC))
-    stale = seal(game_id, 3, opening[-1].hash, _events(2), datetime.now(UTC))
+    stale = seal(game_id, 3, opening[-1].hash, _events(2), datetime.now(UTC), "s")
     with pytest.raises(VersionConflict) as conflict:
         await store.append(game_id, 2, stale, status="active", now=datetime.now(UTC))
     assert conflict.value.current_version == 3
@@ -60,7 +60,7 @@ async def test_concurrent_appends_at_one_version_exactly_one_wins(store):
     game_id, opening = await _new_game(store)
 
     async def attempt(i: int) -> bool:
-        batch = seal(game_id, 3, opening[-1].hash, _events(2, seat=i % 2), datetime.now(UTC))
+        batch = seal(game_id, 3, opening[-1].hash, _events(2, seat=i % 2), datetime.now(UTC), "s")
         try:
             await store.append(game_id, 2, batch, status="active", now=datetime.now(UTC))
             return True
@@ -71,16 +71,16 @@ async def test_concurrent_appends_at_one_version_exactly_one_wins(store):
     assert results.count(True) == 1
     events = await store.events(game_id)
     assert [e.seq for e in events] == [1, 2, 3, 4]
-    assert first_broken_link("c0", events) is None
+    assert first_broken_link("c0", events, "s") is None
 
 
 async def test_idempotency_key_is_recorded_once(store):
     game_id, opening = await _new_game(store)
     resp = IdempotentResponse(seat=0, request_hash="r", status_code=200, response=b"{}")
-    batch = seal(game_id, 3, opening[-1].hash, _events(1), datetime.now(UTC))
+    batch = seal(game_id, 3, opening[-1].hash, _events(1), datetime.now(UTC), "s")
     await store.append(game_id, 2, batch, status="active", now=datetime.now(UTC), idempotency=("k1", resp))
     assert await store.idempotent_response(game_id, "k1") == resp
-    again = seal(game_id, 4, batch[-1].hash, _events(1), datetime.now(UTC))
+    again = seal(game_id, 4, batch[-1].hash, _events(1), datetime.now(UTC), "s")
     with pytest.raises(DuplicateIdempotencyKey):
         await store.append(game_id, 3, again, status="active", now=datetime.now(UTC), idempotency=("k1", resp))
     assert (await store.get_game(game_id)).version == 3
@@ -93,14 +93,14 @@ async def test_tampering_is_found_at_the_first_broken_seq(store):
 
     edited = list(events)
     edited[2] = msgspec.structs.replace(edited[2], payload=b'{"n":99}')
-    assert first_broken_link("c0", edited) == 3
-    assert first_broken_link("c0", events[:1] + events[2:]) == 2
-    assert first_broken_link("other", events) == 1
+    assert first_broken_link("c0", edited, "s") == 3
+    assert first_broken_link("c0", events[:1] + events[2:], "s") == 2
+    assert first_broken_link("other", events, "s") == 1
 
 
 async def test_seat_claims_flip_the_game_to_active_once_all_are_taken(store):
     game_id = "t_" + secrets.token_hex(6)
-    sealed = seal(game_id, 1, "c0", _events(1, None), datetime.now(UTC))
+    sealed = seal(game_id, 1, "c0", _events(1, None), datetime.now(UTC), "s")
     await store.create_game(_row(game_id, 1, sealed[-1].hash, status="open"), [None, None], sealed)
     now = datetime.now(UTC)
     assert await store.claim_seat(game_id, 0, "a", now) == "open"
