@@ -11,13 +11,14 @@ import structlog
 from litestar import Litestar, Request, Response, get, post
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 from litestar.openapi import OpenAPIConfig
-from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
-from litestar.response import ServerSentEvent
+from litestar.params import HeaderParameter, JSONBody, RawBody, PathParameter, QueryParameter
+from litestar.response import ServerSentEvent, Stream
 from litestar.response.sse import ServerSentEventMessage
 
 from domain.kernel import Game
 from domain.registry import production_games
 
+from .audit import Verification
 from .cache import MemorySnapshotCache, RedisSnapshotCache, SnapshotCache
 from .codec import json_encoder
 from .games import GameService
@@ -33,6 +34,7 @@ from .schemas import (
     GameList,
     GameSummary,
     Health,
+    Imported,
     Joined,
     contract_types,
 )
@@ -43,6 +45,8 @@ log = structlog.get_logger("yamen.app")
 
 API_VERSION = "1.0.0"
 JSON = "application/json"
+NDJSON = "application/x-ndjson"
+MAX_RECORD_BYTES = 64 * 1024 * 1024
 PROBLEM = "application/problem+json"
 
 GameId = Annotated[str, PathParameter(description="The game's id", max_length=64)]
@@ -298,13 +302,47 @@ def build_handlers(types: ContractTypes) -> list:
 
         return ServerSentEvent(messages())
 
+    @get(
+        "/v1/games/{game_id:str}/record",
+        tags=["audit"],
+        summary="The game's record as NDJSON (header, events, footer): redacted for the caller while it runs, complete after",
+        media_type=NDJSON,
+    )
+    async def export_record(request: Request, game_id: GameId, authorization: Authorization = None) -> Stream:
+        service: GameService = request.app.state.service
+        seat = await service.authenticate(game_id, authorization)
+        lines = await service.export(game_id, seat)
+        return Stream(lines, media_type=NDJSON, headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'})
+
+    @get(
+        "/v1/games/{game_id:str}/verification",
+        tags=["audit"],
+        summary="Check the stored game: hash chain, fold, replay through decide, and (after the end) the seed",
+    )
+    async def verification(request: Request, game_id: GameId) -> Verification:
+        service: GameService = request.app.state.service
+        return await service.verification(game_id)
+
+    @post(
+        "/v1/games/import",
+        tags=["audit"],
+        summary="Verify a finished game's complete record and store it as a new game to browse",
+        status_code=201,
+    )
+    async def import_game(request: Request, body: RawBody) -> Imported:
+        data = bytes(body)
+        service: GameService = request.app.state.service
+        if len(data) > MAX_RECORD_BYTES:
+            raise Problem(413, "record_too_large", f"records up to {MAX_RECORD_BYTES} bytes can be imported")
+        return Imported(**await service.import_record(data.splitlines()))
+
     @get("/v1/openapi.json", include_in_schema=False)
     async def openapi(request: Request) -> Response:
         return _json(request.app.state.openapi_document(request.app))
 
     return [
         healthz, readyz, catalogue, components, list_games, create_game, join_game, get_game,
-        get_state_at, legal_moves, submit_move, events, stream, openapi,
+        get_state_at, legal_moves, submit_move, events, stream, export_record, verification, import_game, openapi,
     ]
 
 

