@@ -88,6 +88,46 @@ def _openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def _games():
+    from domain.registry import production_games
+
+    return production_games()
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .audit import RecordError, iter_file_lines, read_record, verify
+
+    try:
+        record = read_record(iter_file_lines(args.record))
+        report = verify(record, _games())
+    except (RecordError, OSError) as exc:
+        print(f"yamen verify: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        sys.stdout.buffer.write(msgspec.json.encode(report) + b"\n")
+    else:
+        print(f"{record.header.kind} game {record.header.game_id}, {record.header.version} events, rules {record.header.rules_version}")
+        for check in report.checks:
+            where = f" at seq {check.first_bad_seq}" if check.first_bad_seq is not None else ""
+            print(f"  {check.name:7} {check.status.upper()}{where}: {check.detail}")
+        print("VERIFIED" if report.ok else "NOT VERIFIED")
+    return 0 if report.ok else 1
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .audit import RecordError, iter_file_lines, read_record
+    from .narrate import narrate
+
+    try:
+        record = read_record(iter_file_lines(args.record))
+        for line in narrate(record, _games()):
+            print(line)
+    except (RecordError, OSError) as exc:
+        print(f"yamen replay: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="yamen", description="Yamen game service")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -106,6 +146,15 @@ def main(argv: list[str] | None = None) -> int:
     openapi = sub.add_parser("openapi", help="write the OpenAPI document")
     openapi.add_argument("--output", "-o", default="openapi/openapi.json")
     openapi.set_defaults(func=_openapi)
+
+    verify = sub.add_parser("verify", help="check a game record offline (chain, fold, replay, seed)")
+    verify.add_argument("record", help="an NDJSON record from GET /v1/games/{id}/record")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.set_defaults(func=_verify)
+
+    replay = sub.add_parser("replay", help="narrate a game record step by step")
+    replay.add_argument("record")
+    replay.set_defaults(func=_replay)
 
     args = parser.parse_args(argv)
     return args.func(args)

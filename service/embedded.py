@@ -175,7 +175,8 @@ def _major_version(bin_dir: Path) -> int:
 
 
 class _Account:
-    """Who runs the server: ``None`` ids mean "this process, as it is" (not root)."""
+    """Who runs initdb/pg_ctl/postgres: with ``drop`` (we are root) the commands switch to
+    ``uid``/``gid`` with no supplementary groups; without it they run as this process."""
 
     def __init__(self, name: str, uid: int, gid: int, drop: bool) -> None:
         self.name, self.uid, self.gid, self.drop = name, uid, gid, drop
@@ -365,7 +366,7 @@ def _stray_postmasters(pgdata: Path) -> list[int]:
     except ImportError:  # pragma: no cover
         return []
     found = []
-    for proc in psutil.process_iter(["pid", "name", "cmdline", "ppid"]):
+    for proc in psutil.process_iter(["pid", "name", "cmdline"]):
         info = proc.info
         if (info["name"] or "").startswith("postgres") and str(pgdata) in (info["cmdline"] or []):
             # only the postmaster: its children have it as parent

@@ -140,3 +140,23 @@ async def test_import_stores_a_verified_record_as_a_new_game(client):
     assert "chain" in refused.json()["detail"] and "seq 3" in refused.json()["detail"]
     garbage = await client.post("/v1/games/import", content=b"not a record", headers={"content-type": "application/x-ndjson"})
     assert garbage.status_code == 422 and garbage.json()["code"] == "invalid_record"
+
+
+async def test_cli_verifies_and_narrates_a_record_offline(client, tmp_path, monkeypatch, capsys):
+    from service import cli
+
+    _, lines = await _finished_record(client, seed="cli-seed")
+    path = tmp_path / "game.ndjson"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    monkeypatch.setattr(cli, "_games", test_games)
+    assert cli.main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "VERIFIED" in out and out.count("PASSED") == 4
+    assert cli.main(["replay", str(path)]) == 0
+    story = capsys.readouterr().out
+    assert "Final scores" in story and "Winner" in story and "bluff.Claimed" not in story
+    bad = list(lines)
+    bad.pop(4)
+    path.write_bytes(b"\n".join(bad))
+    assert cli.main(["verify", str(path)]) == 1
+    assert "chain   FAILED at seq 4" in capsys.readouterr().out
