@@ -10,5 +10,7 @@ from .kernel import Game
 
 
 def production_games() -> dict[str, Game]:
-    games: list[Game] = []
+    from .pingyao import GAME as PINGYAO
+
+    games: list[Game] = [PINGYAO]
     return {game.kind: game for game in games}

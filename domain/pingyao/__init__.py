@@ -1,0 +1,39 @@
+"""Pingyao: First Chinese Banks (Wu Shuang) - base game for 3 and 4 players."""
+
+from domain.kernel import Game
+
+from . import components as _components
+from .commands import COMMANDS
+from .describe import describe
+from .events import EVENTS
+from .evolve import evolve
+from .rules import PingyaoOptions, decide, initial, legal_moves, setup, to_act
+from .scoring import outcome
+from .state import State
+from .view import PingyaoView, view
+
+GAME = Game(
+    kind="pingyao",
+    title="Pingyao: First Chinese Banks",
+    rules_version="pingyao-1",
+    player_counts=(3, 4),
+    options_type=PingyaoOptions,
+    command_types=COMMANDS,
+    event_types=EVENTS,
+    state_type=State,
+    view_type=PingyaoView,
+    initial=initial,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    to_act=to_act,
+    legal_moves=legal_moves,
+    view=view,
+    outcome=outcome,
+    components=_components.components,
+    describe=describe,
+    summary="Open branches, staff them, move silver between piaohao and bank the most over 8 months.",
+    variants={"crowdfunding": "Adds the crowdfunding promo branch tiles and Yamen support tiles (8 instead of 6)."},
+)
+
+__all__ = ["GAME", "PingyaoOptions"]

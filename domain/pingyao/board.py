@@ -1,0 +1,95 @@
+"""Derived facts about a player's board (no state changes)."""
+
+from __future__ import annotations
+
+from . import components as C
+from .state import Player, State
+
+
+def tile_of(p: Player, region: str) -> C.Tile | None:
+    t = p.regions[region].tile
+    return C.TILES[t] if t else None
+
+
+def branch_regions(p: Player) -> list[str]:
+    return [r for r in C.REGIONS if p.regions[r].tile]
+
+
+def colors_of(p: Player, where: str) -> tuple[str, ...]:
+    """The head office is a three-colour piaohao; Kaifeng is treated as all three colours."""
+    if where == C.HEAD_OFFICE:
+        return C.COLORS
+    tile = tile_of(p, where)
+    if tile is not None and tile.skill == "tricolor":
+        return C.COLORS
+    return (C.region_color(where),)
+
+
+def piaohaos(p: Player) -> list[str]:
+    return [C.HEAD_OFFICE] + branch_regions(p)
+
+
+def silver_at(p: Player, where: str) -> int:
+    return p.head_office if where == C.HEAD_OFFICE else p.regions[where].silver
+
+
+def skills(p: Player) -> list[str]:
+    return [C.TILES[p.regions[r].tile].skill for r in branch_regions(p)]
+
+
+def active(p: Player, skill: str) -> str | None:
+    """The region of a branch whose skill is active: its teller positions are filled (a branch
+    without teller positions is active from the start)."""
+    for r in C.REGIONS:
+        t = p.regions[r].tile
+        if t:
+            tile = C.TILES[t]
+            if tile.skill == skill and p.regions[r].tellers >= tile.positions:
+                return r
+    return None
+
+
+def count_color(p: Player, color: str) -> int:
+    return sum(1 for r in branch_regions(p) if color in colors_of(p, r))
+
+
+def effective_used(p: Player, region: str) -> int:
+    r = p.regions[region]
+    tile = C.TILES[r.tile]
+    return min(r.silver, tile.effective + r.managers)
+
+
+def teller_targets(p: Player, only: str = "") -> list[str]:
+    """Confucius Temple: a branch's teller position, a management position, or an empty region
+    (at most one waiting teller each)."""
+    out = []
+    for r in ([only] if only else C.REGIONS):
+        reg = p.regions[r]
+        if reg.tile:
+            tile = C.TILES[reg.tile]
+            if reg.tellers < tile.positions:
+                out.append(f"{r}:teller")
+            if reg.managers < C.MANAGEMENT[C.region_tier(r)]:
+                out.append(f"{r}:manager")
+        elif reg.waiting == 0 and not only:
+            out.append(f"{r}:wait")
+    return out
+
+
+def tellers_on_branches(p: Player) -> int:
+    return sum(p.regions[r].tellers + p.regions[r].managers for r in branch_regions(p))
+
+
+def silver_total(s: State) -> int:
+    total = s.supply_silver
+    for p in s.pl:
+        total += p.head_office + sum(r.silver for r in p.regions.values()) + sum(p.lending) + p.deposit_area
+    return total
+
+
+def tiles_left(s: State, tier: int) -> int:
+    return len(s.stacks[str(tier)]) + len(s.bottoms[str(tier)])
+
+
+def cards_left(s: State) -> int:
+    return len(s.deck) + len(s.deck_bottom) + len(s.discards)

@@ -1,0 +1,228 @@
+"""Pingyao component data.  Every value the rulebook does not print is marked ``# assumed:``
+(and listed in docs/games/pingyao.md) so that it can be swapped for the printed values later."""
+
+from __future__ import annotations
+
+import msgspec
+
+COLORS = ("red", "yellow", "green")
+TIERS = (1, 2, 3)
+REGIONS = tuple(f"{t}{c}" for t in TIERS for c in COLORS)
+HEAD_OFFICE = "HO"
+
+ACTIONS = ("bank_escort", "confucius_temple", "west_street", "money_house", "city_god_temple", "yamen")
+LATE_ACTIONS = ("confucius_temple", "yamen")  # "Action forbidden" tiles until round 3 (Setup).
+
+ROUNDS = 8
+START_COPPER = 10  # Setup: 10 copper coins.
+START_HEAD_OFFICE_SILVER = 2  # Setup: 2 silver ingots in the Pingyao Head Office.
+START_BRANCH_SILVER = 2  # assumed: the solo rules say the starting branch's capital is 1 "instead of 2".
+START_DEPOSIT_AREA_SILVER = 2  # assumed: the Deposit area holds the 2 ingots that "Accepting Deposits" moves.
+SILVER_SUPPLY = 400  # assumed: the general supply is effectively unlimited; a fixed total keeps silver conserved.
+
+BUILD_COST = {1: 6, 2: 12, 3: 24}  # Bank Escort: 6/12/24 copper.
+CAPITAL = {1: 1, 2: 2, 3: 3}  # Bank Escort: starting capital 1/2/3 silver from the head office.
+INCOME_RATE = {1: 2, 2: 3, 3: 4}  # Income phase: copper per effective silver by tier.
+MANAGEMENT = {1: 0, 2: 1, 3: 2}  # Management positions: Tier 2 at most +1, Tier 3 at most +2.
+END_POINTS_TIER = {1: 0, 2: 1, 3: 2}  # Scoring step 3.
+
+
+class Tile(msgspec.Struct, frozen=True):
+    name: str
+    tier: int  # 0 = starting branch
+    skill: str
+    effective: int
+    positions: int  # branch-teller positions on the tile
+    promo: bool = False
+    color: str = ""  # starting branches only
+
+
+# assumed: effective silver 2/3/4 by tier (Moscow prints 3), 1 teller position on every tile whose
+# skill "activates once a branch teller is placed", 0 on tiles that "never need a branch teller".
+T1_EFF, T2_EFF, T3_EFF, START_EFF = 2, 3, 4, 2  # assumed
+COPIES = 2  # assumed: two copies of each base tile, one of each crowdfunding promo tile.
+
+_BASE_TILES: list[tuple[str, int, str, int, int, bool]] = [
+    # name, tier, skill, effective silver, teller positions, promo
+    ("Lasa", 1, "die_minus", T1_EFF, 1, False),
+    ("Jiujiang", 1, "recall_silver", T1_EFF, 1, False),
+    ("Changde", 1, "die_plus", T1_EFF, 1, False),
+    ("Jinzhou", 1, "die_swap", T1_EFF, 1, False),
+    ("Xiangyang", 1, "reroll_discount", T1_EFF, 1, False),
+    ("Ningxia", 1, "extra_card", T1_EFF, 1, False),
+    ("Xinyizhou", 1, "entry_exchange", T1_EFF, 0, True),
+    ("Kobe", 1, "entry_rep1", T1_EFF, 0, True),
+    ("Suzhou", 2, "entry_teller", T2_EFF, 0, False),
+    ("Lu'an", 2, "income_green", T2_EFF, 1, False),
+    ("Lanzhou", 2, "income_red", T2_EFF, 1, False),  # the rulebook's Tier-2 red example branch
+    ("Fenzhou", 2, "income_yellow", T2_EFF, 1, False),  # assumed: name of the yellow twin
+    ("Kaifeng", 2, "tricolor", T2_EFF, 0, False),
+    ("Guilin", 2, "income_rep", T2_EFF, 1, False),
+    ("Liuzhou", 2, "income_exchange", T2_EFF, 1, False),
+    ("Incheon", 2, "entry_copper_exchange", T2_EFF, 0, True),
+    ("Guangzhou", 3, "end_green", T3_EFF, 1, False),
+    ("Hangzhou", 3, "end_red", T3_EFF, 1, False),  # assumed: name of the red twin
+    ("Xi'an", 3, "end_yellow", T3_EFF, 1, False),  # assumed: name of the yellow twin
+    ("Shuntian", 3, "end_rep", T3_EFF, 1, False),
+    ("Taipei", 3, "end_tellers", T3_EFF, 1, False),
+    ("Jinan", 3, "end_exchange", T3_EFF, 1, False),
+    ("Macau", 3, "end_macau", T3_EFF, 1, False),
+    ("Singapore", 3, "entry_rep2", T3_EFF, 0, True),
+    ("Tokyo", 3, "entry_reset", T3_EFF, 0, True),
+    ("Moscow", 3, "end_flat", 3, 0, True),  # printed: effective silver 3
+]
+
+# Starting branches: "treated as a coloured branch"; colours assumed (the rulebook does not say).
+STARTING = {
+    "Taiyuan": "red",  # assumed colour
+    "Datong": "yellow",  # assumed colour
+    "Xinzhou": "green",  # assumed colour
+    "Yuncheng": "yellow",  # assumed colour
+    "Taigu": "yellow",  # assumed colour
+}
+STARTING_BY_PLAYERS = {
+    4: ["Taiyuan", "Datong", "Xinzhou", "Yuncheng"],
+    3: ["Taiyuan", "Xinzhou", "Taigu"],
+    2: ["Taiyuan", "Datong"],
+}
+
+
+def _build_tiles() -> dict[str, Tile]:
+    tiles: dict[str, Tile] = {}
+    for name, tier, skill, eff, pos, promo in _BASE_TILES:
+        for copy in range(1 if promo else COPIES):
+            tiles[f"{name}#{copy + 1}"] = Tile(name, tier, skill, eff, pos, promo)
+    for name, color in STARTING.items():
+        tiles[name] = Tile(name, 0, "starting", START_EFF, 0, False, color)
+    return tiles
+
+
+TILES = _build_tiles()
+
+
+def stack_tiles(tier: int, crowdfunding: bool) -> list[str]:
+    return sorted(k for k, t in TILES.items() if t.tier == tier and (crowdfunding or not t.promo))
+
+
+# --- Exchange cards ---------------------------------------------------------------------------
+class ExchangeCard(msgspec.Struct, frozen=True):
+    deposit: str
+    withdraw: str
+    fee: int
+    silver: int = 1
+
+
+def _build_cards() -> dict[str, ExchangeCard]:
+    # assumed: 18 cards, every ordered pair of different colours with base fees 1, 2 and 3,
+    # each moving 1 silver (the rulebook's example card has fee 2 and one ingot).
+    cards: dict[str, ExchangeCard] = {}
+    n = 0
+    for fee in (1, 2, 3):
+        for dep in COLORS:
+            for wd in COLORS:
+                if dep != wd:
+                    n += 1
+                    cards[f"X{n:02d}"] = ExchangeCard(dep, wd, fee)
+    return cards
+
+
+CARDS = _build_cards()
+MAX_CARDS = 3  # West Street: at most 3 exchange cards (3 sets of markers).
+WITHDRAW_FEE_ADJUST = {0: 0, 1: 0, 2: 1, 3: 2}  # by tier (0 = starting branch); head office -1
+HEAD_OFFICE_FEE_ADJUST = -1
+
+# --- Tracks -----------------------------------------------------------------------------------
+REPUTATION_MAX = 15
+EXCHANGE_MAX = 12
+REPUTATION_TELLER_BONUS = (2, 8, 13)  # one-time: a free branch teller
+REPUTATION_END_POINTS = {12: 1, 14: 2, 15: 3}  # cumulative
+EXCHANGE_FEE_BONUS = {3: 1, 6: 1}  # cumulative +1 handling fee from these positions on
+EXCHANGE_END_POINTS = {9: 1, 10: 1, 11: 2, 12: 2}  # cumulative
+REPUTATION_EXTRA_CARD = 6
+
+
+def lending_rate(reputation: int) -> int:
+    """Money House: 2 copper per lent silver, 3 from reputation 4, 5 from reputation 10."""
+    return 5 if reputation >= 10 else 3 if reputation >= 4 else 2
+
+
+# --- Money House --------------------------------------------------------------------------------
+LEND_PER_POSITION = 2
+LEND_TOTAL = 4
+DEPOSIT_SILVER = 2
+DEPOSIT_INTEREST = 2
+
+# --- Yamen support tiles ---------------------------------------------------------------------------
+class YamenTile(msgspec.Struct, frozen=True):
+    text: str
+    silver: int
+    promo: bool = False
+
+
+YAMEN_TILES = {
+    "tier1_income": YamenTile("+2 copper per Tier-1 effective silver (income)", 2),  # assumed cost
+    "tier2_staffed": YamenTile("+3/+7/+11 copper for 1/2/3 staffed Tier-2 branches (income)", 2),  # assumed cost
+    "any_value": YamenTile("Change a dispatched die to any value, once per round", 1),  # assumed cost
+    "exchange_fee": YamenTile("+3 copper per exchange handling fee", 1),  # assumed cost
+    "reputation_extra": YamenTile("City God Temple with 3-6: pay 1 more copper for +1 reputation", 1),  # assumed cost
+    "lending_income": YamenTile("+3 copper per 2 silver in the lending area (income)", 2),  # assumed cost
+    "tier3_any": YamenTile("Tier-3 branch with any die value; first Tier-3 branch gives a free teller", 1, True),  # assumed cost, assumed promo
+    "flat_points": YamenTile("4 points at game end", 3, True),  # assumed cost, assumed promo
+}
+YAMEN_COPPER = (0, 2, 4)  # by die band 1-2 / 3-4 / 5-6
+
+
+def yamen_copies(players: int) -> int:
+    return 2 if players == 4 else 1
+
+
+def band(value: int) -> int:
+    """Die value bands used by every action: 1-2 -> 0, 3-4 -> 1, 5-6 -> 2."""
+    return (value - 1) // 2
+
+
+MONTHS_BY_BAND = (3, 2, 1)  # West Street / Money House
+
+
+def tiers_for(value: int) -> tuple[int, ...]:
+    """Bank Escort: 1-2 any tier, 3-4 Tier 1 or 2, 5-6 Tier 1 only."""
+    return ((1, 2, 3), (1, 2), (1,))[band(value)]
+
+
+def resting_capacity(players: int) -> int:
+    # assumed: the effect area's "at most 3 / at most 2 / at most 1" is by player count (4/3/2).
+    return {4: 3, 3: 2, 2: 1}.get(players, 1)
+
+
+def reroll_cost(value: int) -> int:
+    """Reroll: 2 copper for a 5 or 6, 1 copper for 1-4."""
+    return 2 if value >= 5 else 1
+
+
+def region_tier(region: str) -> int:
+    return int(region[0])
+
+
+def region_color(region: str) -> str:
+    return region[1:]
+
+
+def components() -> dict[str, object]:
+    return {
+        "tiles": {k: msgspec.to_builtins(v) for k, v in TILES.items()},
+        "exchange_cards": {k: msgspec.to_builtins(v) for k, v in CARDS.items()},
+        "yamen_tiles": {k: msgspec.to_builtins(v) for k, v in YAMEN_TILES.items()},
+        "build_cost": BUILD_COST,
+        "capital": CAPITAL,
+        "income_rate": INCOME_RATE,
+        "management_positions": MANAGEMENT,
+        "assumed": [
+            "tile effective silver and teller positions",
+            "tile copies",
+            "starting branch colours and capital",
+            "exchange cards",
+            "Yamen tile costs and which two are crowdfunding tiles",
+            "resting-area capacity by player count",
+            "deposit area silver",
+        ],
+    }

@@ -1,0 +1,363 @@
+"""evolve(state, event): applies a fact in place.  Never validates, never fails."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import components as C
+from . import events as E
+from .state import Card, Die, Player, Region, State
+
+
+def _piaohao_add(p: Player, where: str, n: int) -> None:
+    if where == C.HEAD_OFFICE:
+        p.head_office += n
+    else:
+        p.regions[where].silver += n
+
+
+def _set_up(s: State, e: E.GameSetUp) -> None:
+    s.players, s.crowdfunding, s.start_player = e.players, e.crowdfunding, e.start_player
+    s.pl, s.dice = [], []
+    placed = 0
+    for seat in range(e.players):
+        p = Player(copper=C.START_COPPER, head_office=C.START_HEAD_OFFICE_SILVER,
+                   deposit_area=C.START_DEPOSIT_AREA_SILVER, regions={r: Region() for r in C.REGIONS})
+        tile = C.TILES[e.starting[seat]]
+        region = p.regions[f"1{tile.color}"]
+        region.tile, region.silver = e.starting[seat], C.START_BRANCH_SILVER
+        placed += p.head_office + region.silver + p.deposit_area
+        s.pl.append(p)
+        for k in range(3):
+            s.dice.append(Die(owner=seat, large=k == 0))
+    s.supply_silver = C.SILVER_SUPPLY - placed
+    s.stacks = {str(t): C.stack_tiles(t, e.crowdfunding) for t in C.TIERS}
+    s.bottoms = {str(t): [] for t in C.TIERS}
+    s.deck = sorted(C.CARDS)
+    copies = C.yamen_copies(e.players)
+    s.yamen_supply = {k: copies for k, t in C.YAMEN_TILES.items() if e.crowdfunding or not t.promo}
+
+
+def _round_started(s: State, e: E.RoundStarted) -> None:
+    s.round, s.start_player, s.phase = e.round, e.start_player, "prep"
+    s.acted, s.forced_die = {}, -1
+    for p in s.pl:
+        p.used_round = []
+    for i, d in enumerate(s.dice):
+        d.where = "storage" if (e.round < 3 and i % 3 == 2) else "number"
+        d.value, d.action, d.rerolled = 3, "", False
+
+
+def _dice_rolled(s: State, e: E.DiceRolled) -> None:
+    for d, v in zip(s.dice, e.values):
+        if v:
+            d.value = v
+
+
+def _queued(s: State, e: E.DecisionQueued) -> None:
+    if e.frames:
+        s.frames[0:0] = list(e.frames)
+    if e.bonuses:
+        s.pl[e.seat].bonuses.extend(e.bonuses)
+
+
+def _phase(s: State, e: E.PhaseStarted) -> None:
+    s.phase = e.phase
+    if e.phase == "resolution":
+        s.res_index = s.res_stage = s.res_owed = 0
+        s.due, s.due_locked = [], False
+
+
+def _adjusted(s: State, e: E.DieAdjusted) -> None:
+    s.dice[e.die].value = e.value
+    s.pl[e.seat].used_round.append(e.skill)
+
+
+def _recalled(s: State, e: E.SilverRecalled) -> None:
+    p = s.pl[e.seat]
+    p.regions[e.region].silver -= 1
+    p.head_office += 1
+    p.copper -= e.cost
+    p.used_round.append("recall_silver")
+
+
+def _converted(s: State, e: E.CopperConverted) -> None:
+    p = s.pl[e.seat]
+    p.copper -= 10 * e.silver
+    p.head_office += e.silver
+    s.supply_silver -= e.silver
+
+
+def _count_turn(s: State, d: Die) -> None:
+    if d.where == "number":
+        row = s.acted.setdefault(str(d.value), [0] * s.players)
+        row[d.owner] += 1
+
+
+def _rerolled(s: State, e: E.DieRerolled) -> None:
+    d = s.dice[e.die]
+    _count_turn(s, d)
+    d.where, d.value, d.rerolled = "hand", e.value, True
+    s.pl[e.seat].copper -= e.cost
+    s.forced_die = e.die
+
+
+def _discarded(s: State, e: E.DieDiscarded) -> None:
+    d = s.dice[e.die]
+    _count_turn(s, d)
+    d.where = "done"
+    s.pl[e.seat].copper += e.copper
+    s.forced_die = -1
+
+
+def _declined(s: State, e: E.DieDeclined) -> None:
+    d = s.dice[e.die]
+    _count_turn(s, d)
+    d.where = "done"
+    s.forced_die = -1
+
+
+def _dispatched(s: State, e: E.DieDispatched) -> None:
+    d = s.dice[e.die]
+    _count_turn(s, d)
+    d.value, d.where, d.action = e.value, "space", e.action
+    if e.bumped >= 0:
+        s.dice[e.bumped].where = "rest"
+    s.pl[e.seat].copper += e.copper
+    s.forced_die = -1
+
+
+def _tiles_drawn(s: State, e: E.BranchTilesDrawn) -> None:
+    s.pl[e.seat].copper -= e.cost
+    key = str(e.tier)
+    for t in e.tiles:
+        if t in s.stacks[key]:
+            s.stacks[key].remove(t)
+        elif t in s.bottoms[key]:
+            s.bottoms[key].remove(t)
+    s.drawn, s.drawn_tier, s.drawn_region = list(e.tiles), e.tier, e.region
+
+
+def _opened(s: State, e: E.BranchOpened) -> None:
+    p = s.pl[e.seat]
+    r = p.regions[e.region]
+    r.tile = e.tile
+    r.silver += e.capital
+    p.head_office -= e.capital
+    if e.tile in s.drawn:
+        s.drawn.remove(e.tile)
+
+
+def _tiles_returned(s: State, e: E.BranchTilesReturned) -> None:
+    s.bottoms[str(e.tier)].extend(e.tiles)
+    s.drawn, s.drawn_tier, s.drawn_region = [], 0, ""
+
+
+def _reputation(s: State, e: E.ReputationGained) -> None:
+    p = s.pl[e.seat]
+    p.copper -= e.cost
+    p.reputation = min(C.REPUTATION_MAX, p.reputation + e.amount)
+
+
+def _copper(s: State, e: E.CopperGained) -> None:
+    s.pl[e.seat].copper += e.amount
+
+
+def _teller(s: State, e: E.TellerPlaced) -> None:
+    p = s.pl[e.seat]
+    p.copper -= e.cost
+    if e.source.endswith(":wait"):
+        p.regions[e.source.split(":")[0]].waiting -= 1
+    if not e.target:
+        return
+    region, slot = e.target.split(":")
+    r = p.regions[region]
+    if slot == "teller":
+        r.tellers += 1
+    elif slot == "manager":
+        r.managers += 1
+    else:
+        r.waiting += 1
+
+
+def _recalled_tellers(s: State, e: E.TellersRecalled) -> None:
+    for r in s.pl[e.seat].regions.values():
+        r.tellers = r.managers = r.waiting = 0
+
+
+def _silver_moved(s: State, e: E.SilverMoved) -> None:
+    if e.dest:
+        p = s.pl[e.seat]
+        _piaohao_add(p, e.source, -1)
+        _piaohao_add(p, e.dest, 1)
+
+
+def _cards_drawn(s: State, e: E.ExchangeCardsDrawn) -> None:
+    for c in e.cards:
+        if c in s.deck:
+            s.deck.remove(c)
+        elif c in s.deck_bottom:
+            s.deck_bottom.remove(c)
+    s.drawn_cards = list(e.cards)
+
+
+def _reshuffled(s: State, e: E.DeckReshuffled) -> None:
+    s.deck = sorted(s.deck + s.deck_bottom + s.discards)
+    s.deck_bottom, s.discards = [], []
+
+
+def _card_chosen(s: State, e: E.ExchangeCardChosen) -> None:
+    s.drawn_cards = [e.card] if e.card else []
+    s.deck_bottom.extend(e.returned)
+
+
+def _placed(s: State, e: E.ExchangePlaced) -> None:
+    p = s.pl[e.seat]
+    silver = C.CARDS[e.card].silver
+    s.supply_silver -= silver
+    _piaohao_add(p, e.deposit, silver)
+    p.copper += e.fee
+    if e.advance:
+        p.exchange = min(C.EXCHANGE_MAX, p.exchange + 1)
+    p.cards.append(Card(card=e.card, months=e.months, deposit=e.deposit, withdraw=e.withdraw))
+    s.drawn_cards = []
+
+
+def _card_discarded(s: State, e: E.ExchangeDiscarded) -> None:
+    s.discards.append(e.card)
+    s.drawn_cards = []
+
+
+def _lent(s: State, e: E.SilverLent) -> None:
+    p = s.pl[e.seat]
+    p.head_office -= e.amount
+    p.lending[e.months - 1] += e.amount
+
+
+def _deposit(s: State, e: E.DepositAccepted) -> None:
+    p = s.pl[e.seat]
+    p.deposit_area -= C.DEPOSIT_SILVER
+    p.head_office += C.DEPOSIT_SILVER
+    p.deposit_marker = e.months
+
+
+def _yamen(s: State, e: E.YamenTileTaken) -> None:
+    p = s.pl[e.seat]
+    p.copper -= e.copper
+    p.head_office -= e.silver
+    s.supply_silver += e.silver
+    s.yamen_supply[e.tile] -= 1
+    p.yamen.append(e.tile)
+
+
+def _income(s: State, e: E.IncomeCollected) -> None:
+    s.pl[e.seat].copper += e.copper
+
+
+def _loans(s: State, e: E.LoansReturned) -> None:
+    p = s.pl[e.seat]
+    p.head_office += e.silver
+    p.lending = [0, 0, 0] if e.final else [p.lending[1], p.lending[2], 0]
+    s.res_stage = 1 if p.deposit_marker else 3
+
+
+def _interest(s: State, e: E.DepositInterestPaid) -> None:
+    p = s.pl[e.seat]
+    p.copper -= e.interest
+    p.deposit_marker = e.months_left
+    if e.months_left == 0:
+        s.res_owed, s.res_stage = C.DEPOSIT_SILVER, 2
+    else:
+        s.res_stage = 3
+
+
+def _deposit_returned(s: State, e: E.DepositSilverReturned) -> None:
+    p = s.pl[e.seat]
+    p.head_office -= e.silver
+    p.deposit_area += e.silver + e.shortfall
+    s.supply_silver -= e.shortfall
+    s.res_owed -= e.silver + e.shortfall
+    if s.res_owed <= 0:
+        s.res_stage = 3
+
+
+def _emergency(s: State, e: E.EmergencyTransfer) -> None:
+    p = s.pl[e.seat]
+    _piaohao_add(p, e.source, -1)
+    _piaohao_add(p, e.dest, 1)
+    p.copper -= e.copper
+    if e.fee_source:
+        _piaohao_add(p, e.fee_source, -1)
+        s.supply_silver += 1
+
+
+def _advanced(s: State, e: E.ExchangesAdvanced) -> None:
+    for c in s.pl[e.seat].cards:
+        if c.card not in e.due:
+            c.months -= 1
+    s.due, s.due_locked, s.res_stage = list(e.due), False, 4
+
+
+def _order(s: State, e: E.ExchangeOrderChosen) -> None:
+    s.due.remove(e.card)
+    s.due.insert(0, e.card)
+    s.due_locked = True
+
+
+def _matured(s: State, e: E.ExchangeMatured) -> None:
+    p = s.pl[e.seat]
+    if e.paid:
+        silver = C.CARDS[e.card].silver
+        _piaohao_add(p, e.withdraw, -silver)
+        s.supply_silver += silver
+    p.cards = [c for c in p.cards if c.card != e.card]
+    s.discards.append(e.card)
+    if e.card in s.due:
+        s.due.remove(e.card)
+    s.due_locked = False
+
+
+def _player_resolved(s: State, e: E.PlayerResolved) -> None:
+    s.res_index += 1
+    s.res_stage = s.res_owed = 0
+    s.due, s.due_locked = [], False
+
+
+def _round_ended(s: State, e: E.RoundEnded) -> None:
+    s.start_player = e.next_start
+    for d in s.dice:
+        if d.where != "storage":
+            d.where = "pool"
+
+
+def _ended(s: State, e: E.GameEnded) -> None:
+    s.phase = "end"
+
+
+def _nothing(s: State, e: Any) -> None:
+    pass
+
+
+_HANDLERS: dict[type, Callable[[State, Any], None]] = {
+    E.GameSetUp: _set_up, E.RoundStarted: _round_started, E.DiceRolled: _dice_rolled,
+    E.DecisionQueued: _queued, E.PhaseStarted: _phase, E.DieAdjusted: _adjusted,
+    E.SilverRecalled: _recalled, E.CopperConverted: _converted, E.PreparationEnded: _nothing,
+    E.DieRerolled: _rerolled, E.DieDiscarded: _discarded, E.DieDeclined: _declined,
+    E.DieDispatched: _dispatched, E.BranchTilesDrawn: _tiles_drawn, E.BranchOpened: _opened,
+    E.BranchTilesReturned: _tiles_returned, E.ReputationGained: _reputation, E.CopperGained: _copper,
+    E.TellerPlaced: _teller, E.TellersRecalled: _recalled_tellers, E.SilverMoved: _silver_moved,
+    E.EntrySkillDecided: _nothing, E.ExchangeCardsDrawn: _cards_drawn, E.DeckReshuffled: _reshuffled,
+    E.ExchangeCardChosen: _card_chosen, E.ExchangePlaced: _placed, E.ExchangeDiscarded: _card_discarded,
+    E.SilverLent: _lent, E.DepositAccepted: _deposit, E.YamenTileTaken: _yamen,
+    E.IncomeCollected: _income, E.LoansReturned: _loans, E.DepositInterestPaid: _interest,
+    E.DepositSilverReturned: _deposit_returned, E.EmergencyTransfer: _emergency,
+    E.ExchangesAdvanced: _advanced, E.ExchangeOrderChosen: _order, E.ExchangeMatured: _matured,
+    E.PlayerResolved: _player_resolved, E.RoundEnded: _round_ended, E.GameEnded: _ended,
+}
+
+
+def evolve(state: State, event: Any) -> State:
+    _HANDLERS[type(event)](state, event)
+    if event.frame and state.frames:
+        state.frames.pop(0)
+    return state

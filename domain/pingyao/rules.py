@@ -1,0 +1,738 @@
+"""Pingyao rules: decide / to_act / legal_moves and the automatic flow between decisions.
+
+``decide`` validates a command against ``legal_moves`` (the single source of truth), then applies
+its events to a scratch copy and runs the automatic steps (rolls, income, resolution) until some
+seat must decide again; every fact it produces is an event.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from domain.kernel import Command, Event, GameOver, InvalidOptions, NotYourTurn, Options, Rng, RuleViolation, Seat, clone
+
+from . import board as B
+from . import commands as K
+from . import components as C
+from . import events as E
+from .evolve import evolve
+from .state import Frame, Player, State
+
+Emit = Callable[[Event], None]
+
+
+class PingyaoOptions(Options, frozen=True, kw_only=True):
+    players: int = 4
+    crowdfunding: bool = False
+    """Add the crowdfunding promo branch tiles and the two extra Yamen support tiles."""
+
+
+def initial(options: PingyaoOptions) -> State:
+    return State()
+
+
+def setup(options: PingyaoOptions, rng: Rng) -> list[Event]:
+    """Game Setup: deal the starting branches; Taiyuan's holder is the starting player."""
+    if options.players not in (3, 4):
+        raise InvalidOptions("Pingyao is played here by 3 or 4 players (2-player and solo come later)")
+    starting = list(C.STARTING_BY_PLAYERS[options.players])
+    rng.shuffle(starting)
+    out: list[Event] = []
+    s = State()
+
+    def emit(e: Event) -> None:
+        out.append(e)
+        evolve(s, e)
+
+    emit(E.GameSetUp(players=options.players, crowdfunding=options.crowdfunding, starting=starting,
+                     start_player=starting.index("Taiyuan")))
+    _advance(s, rng, emit)
+    return out
+
+
+# --- whose turn --------------------------------------------------------------------------------
+def acting_turn(s: State) -> tuple[int, list[int]] | None:
+    """Action phase: the highest value acts first; equal values go round the table from the
+    starting player, one die per player in turn (a player with equal dice picks which)."""
+    if s.forced_die >= 0:
+        return s.dice[s.forced_die].owner, [s.forced_die]
+    best = 0
+    for d in s.dice:
+        if d.where == "number" and d.value > best:
+            best = d.value
+    if not best:
+        return None
+    n = s.players
+    acted = s.acted.get(str(best)) or [0] * n
+    seats = {d.owner for d in s.dice if d.where == "number" and d.value == best}
+    seat = min(seats, key=lambda x: (acted[x], (x - s.start_player) % n))
+    return seat, [i for i, d in enumerate(s.dice) if d.owner == seat and d.where == "number" and d.value == best]
+
+
+def to_act(s: State) -> list[Seat]:
+    if s.phase == "end":
+        return []
+    if s.frames:
+        return [s.frames[0].seat]
+    if s.phase == "action":
+        turn = acting_turn(s)
+        if turn is not None:
+            return [turn[0]]
+    return []
+
+
+# --- legal moves ---------------------------------------------------------------------------------
+def legal_moves(s: State, seat: Seat) -> list[Command]:
+    if seat not in to_act(s):
+        return []
+    if s.frames:
+        return _frame_moves(s, s.frames[0])
+    turn = acting_turn(s)
+    assert turn is not None
+    out: list[Command] = []
+    for die in turn[1]:
+        out.extend(_die_moves(s, seat, die))
+    return out
+
+
+def _die_range(large: bool) -> int:
+    return 4 if large else 6
+
+
+def _reroll_price(p: Player, value: int) -> int:
+    cost = C.reroll_cost(value)
+    if B.active(p, "reroll_discount"):
+        cost -= 1  # Xiangyang: reroll costs 1 less
+    return max(0, cost)
+
+
+def _die_moves(s: State, seat: int, die: int) -> list[Command]:
+    p = s.pl[seat]
+    d = s.dice[die]
+    out: list[Command] = []
+    values = [0]
+    if "any_value" in p.yamen and "any_value" not in p.used_round:
+        values += list(range(1, _die_range(d.large) + 1))
+    for action in C.ACTIONS:
+        for v in values:
+            check = bump(s, seat, die, action, v)
+            if isinstance(check, str):
+                continue
+            out.extend(_action_moves(s, seat, die, action, v, check[0]))
+    if not d.rerolled and p.copper >= _reroll_price(p, d.value):
+        out.append(K.Reroll(die=die))
+    if p.copper < 5:
+        out.append(K.DiscardDie(die=die))
+    out.append(K.Decline(die=die))
+    return out
+
+
+def bump(s: State, seat: int, die: int, action: str, set_value: int) -> tuple[int, int] | str:
+    """Dispatching: (copper difference, bumped die) or the rule code that forbids it."""
+    if action in C.LATE_ACTIONS and s.round < 3:
+        return "action_closed"
+    d = s.dice[die]
+    v = set_value or d.value
+    space = -1
+    resting = 0
+    for i, x in enumerate(s.dice):
+        if x.action == action and x.where in ("space", "rest"):
+            if x.value == v:
+                return "same_value_blocked"
+            if x.where == "space":
+                space = i
+            else:
+                resting += 1
+    delta = 0
+    if space >= 0:
+        if resting >= C.resting_capacity(s.players):
+            return "resting_area_full"
+        sv = s.dice[space].value
+        if v < sv:
+            if set_value:
+                delta = sv - v  # Yamen "any value": gain the difference instead of paying
+            else:
+                delta = -max(0, sv - v - (1 if d.large else 0))
+        else:
+            delta = v - sv + (1 if d.large else 0)
+    if s.pl[seat].copper + delta < 0:
+        return "insufficient_copper"
+    return delta, space
+
+
+def _action_moves(s: State, seat: int, die: int, action: str, v: int, delta: int) -> list[Command]:
+    p = s.pl[seat]
+    value = v or s.dice[die].value
+    bd = C.band(value)
+    avail = p.copper + delta
+    out: list[Command] = []
+    if action == "bank_escort":
+        tiers = list(C.tiers_for(value))
+        if "tier3_any" in p.yamen and 3 not in tiers:
+            tiers.append(3)
+        for t in tiers:
+            if avail < C.BUILD_COST[t] or p.head_office < C.CAPITAL[t] or not B.tiles_left(s, t):
+                continue
+            for c in C.COLORS:
+                if not p.regions[f"{t}{c}"].tile:
+                    out.append(K.BankEscort(die=die, tier=t, color=c, value=v))
+    elif action == "confucius_temple":
+        if avail >= (2 if bd == 2 else 0) and B.teller_targets(p):
+            out.append(K.ConfuciusTemple(die=die, value=v))
+    elif action == "west_street":
+        if len(p.cards) < C.MAX_CARDS and B.cards_left(s):
+            out.append(K.WestStreet(die=die, value=v))
+    elif action == "money_house":
+        limit = C.MONTHS_BY_BAND[bd]
+        total = sum(p.lending)
+        for m in range(1, limit + 1):
+            for a in (1, 2):
+                if p.lending[m - 1] + a <= C.LEND_PER_POSITION and total + a <= C.LEND_TOTAL and p.head_office >= a:
+                    out.append(K.MoneyHouseLend(die=die, months=m, amount=a, value=v))
+        if p.deposit_marker == 0 and p.deposit_area >= C.DEPOSIT_SILVER:
+            for m in range(1, limit + 1):
+                out.append(K.MoneyHouseDeposit(die=die, months=m, value=v))
+    elif action == "city_god_temple":
+        cost = _city_god(p, value, False)[1]
+        if avail >= cost:
+            out.append(K.CityGodTemple(die=die, value=v))
+            if _extra_ok(p, value) and avail >= cost + 1:
+                out.append(K.CityGodTemple(die=die, extra=True, value=v))
+    elif action == "yamen":
+        if p.head_office >= 1 and avail >= C.YAMEN_COPPER[bd]:
+            for tile, left in s.yamen_supply.items():
+                if left > 0 and tile not in p.yamen and p.head_office >= C.YAMEN_TILES[tile].silver:
+                    out.append(K.Yamen(die=die, tile=tile, value=v))
+    return out
+
+
+def _city_god(p: Player, value: int, extra: bool) -> tuple[int, int]:
+    """City God Temple: 1-2 pay 2 for +2; 3-4 free +1; 5-6 pay 1 for +1 (reputation, cost).
+    At reputation 15 the action has no further effect."""
+    if p.reputation >= C.REPUTATION_MAX:
+        return 0, 0
+    amount, cost = ((2, 2), (1, 0), (1, 1))[C.band(value)]
+    if extra:
+        amount, cost = amount + 1, cost + 1
+    return amount, cost
+
+
+def _extra_ok(p: Player, value: int) -> bool:
+    return "reputation_extra" in p.yamen and value >= 3 and p.reputation + 1 < C.REPUTATION_MAX
+
+
+def _frame_moves(s: State, f: Frame) -> list[Command]:
+    p = s.pl[f.seat]
+    out: list[Command] = []
+    if f.kind == "prep":
+        return _prep_moves(s, f.seat)
+    if f.kind == "choose_branch":
+        owned = B.skills(p)
+        return [K.ChooseBranch(tile=t) for t in s.drawn if C.TILES[t].skill not in owned]
+    if f.kind == "place_teller":
+        if f.cost > p.copper:
+            return [K.PlaceTeller(target="")]
+        targets = B.teller_targets(p, f.region)
+        if f.region:
+            targets.append(f"{f.region}:wait")
+        return [K.PlaceTeller(target=t) for t in targets] or [K.PlaceTeller(target="")]
+    if f.kind == "move_silver":
+        out = [K.MoveSilver(region="")]
+        if p.head_office > 0:
+            out += [K.MoveSilver(region=r) for r in B.branch_regions(p)]
+        return out
+    if f.kind == "choose_card":
+        return [K.ChooseExchangeCard(card=c) for c in s.drawn_cards]
+    if f.kind == "place_exchange":
+        return [K.PlaceExchange(months=m, deposit=d, withdraw=w) for m, d, w in _placements(p, f.card, f.months)]
+    if f.kind == "entry_skill":
+        return [K.UseEntrySkill(use=True), K.UseEntrySkill(use=False)]
+    if f.kind == "resolve_order":
+        return [K.ResolveExchange(card=c) for c in s.due]
+    if f.kind == "transfer":
+        sources = [x for x in B.piaohaos(p) if x != f.dest and B.silver_at(p, x) > 0]
+        for src in sources:
+            if p.copper >= 5:
+                out.append(K.TransferFunds(source=src))
+                continue
+            fees = [x for x in B.piaohaos(p) if x != f.dest and B.silver_at(p, x) - (x == src) > 0]
+            out += [K.TransferFunds(source=src, fee_source=x) for x in fees] or [K.TransferFunds(source=src)]
+        return out
+    return out
+
+
+def _placements(p: Player, card: str, months: int) -> list[tuple[int, str, str]]:
+    """West Street: deposit and withdrawal piaohao of the card's colours, never the same one."""
+    c = C.CARDS[card]
+    deps = [x for x in B.piaohaos(p) if c.deposit in B.colors_of(p, x)]
+    wds = [x for x in B.piaohaos(p) if c.withdraw in B.colors_of(p, x)]
+    pairs = [(d, w) for d in deps for w in wds if d != w]
+    return [(m, d, w) for m in range(1, months + 1) for d, w in pairs]
+
+
+def _prep_moves(s: State, seat: int) -> list[Command]:
+    """Preparation phase: Tier-1 activation skills (once per round) and copper -> silver."""
+    p = s.pl[seat]
+    out: list[Command] = []
+    mine = [i for i, d in enumerate(s.dice) if d.owner == seat and d.where == "number"]
+    if B.active(p, "die_minus") and "die_minus" not in p.used_round:
+        out += [K.AdjustDie(skill="die_minus", die=i) for i in mine if s.dice[i].value > 1]
+    if B.active(p, "die_plus") and "die_plus" not in p.used_round:
+        out += [K.AdjustDie(skill="die_plus", die=i) for i in mine if s.dice[i].value < _die_range(s.dice[i].large)]
+    if B.active(p, "die_swap") and "die_swap" not in p.used_round:
+        out += [K.SwapDice(up=a, down=b) for a in mine for b in mine
+                if a != b and s.dice[a].value < _die_range(s.dice[a].large) and s.dice[b].value > 1]
+    if B.active(p, "recall_silver") and "recall_silver" not in p.used_round and p.copper >= 2:
+        out += [K.RecallSilver(region=r) for r in B.branch_regions(p) if p.regions[r].silver > 0]
+    out += [K.ConvertCopper(silver=n) for n in range(1, p.copper // 10 + 1)]
+    out.append(K.EndPreparation())
+    return out
+
+
+# --- decide ------------------------------------------------------------------------------------------
+def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
+    if state.phase == "end":
+        raise GameOver()
+    if seat not in to_act(state):
+        raise NotYourTurn()
+    legal = legal_moves(state, seat)
+    if command not in legal:
+        raise _why(state, seat, command)
+    s = clone(state)
+    out: list[Event] = []
+
+    def emit(e: Event) -> None:
+        out.append(e)
+        evolve(s, e)
+
+    _handle(s, seat, command, rng, emit)
+    _advance(s, rng, emit)
+    return out
+
+
+def _why(s: State, seat: int, cmd: Command) -> RuleViolation:
+    """The rule a command not among the legal moves breaks (a stable code)."""
+    f = s.frames[0] if s.frames else None
+    expected = {
+        "prep": (K.AdjustDie, K.SwapDice, K.RecallSilver, K.ConvertCopper, K.EndPreparation),
+        "choose_branch": (K.ChooseBranch,), "place_teller": (K.PlaceTeller,), "move_silver": (K.MoveSilver,),
+        "choose_card": (K.ChooseExchangeCard,), "place_exchange": (K.PlaceExchange,),
+        "entry_skill": (K.UseEntrySkill,), "resolve_order": (K.ResolveExchange,), "transfer": (K.TransferFunds,),
+    }
+    if f is not None:
+        if not isinstance(cmd, expected[f.kind]):
+            return RuleViolation("wrong_decision", f"a {f.kind} decision is pending")
+        if isinstance(cmd, K.ConvertCopper):
+            return RuleViolation("insufficient_copper", "10 copper per silver", rule="Preparation phase 3")
+        if isinstance(cmd, (K.AdjustDie, K.SwapDice, K.RecallSilver)):
+            return RuleViolation("skill_unavailable", "that skill cannot be used now", rule="Tier 1 branches")
+        if isinstance(cmd, K.PlaceTeller):
+            return RuleViolation("invalid_position", "no such free branch-teller position", rule="Confucius Temple")
+        if isinstance(cmd, K.PlaceExchange):
+            return RuleViolation("invalid_exchange", "deposit/withdrawal must match the card's colours, differ, "
+                                 "and the months the die allows", rule="West Street")
+        if isinstance(cmd, K.ChooseBranch):
+            return RuleViolation("invalid_branch", "choose one of the drawn tiles without a skill you already have",
+                                 rule="Bank Escort")
+        return RuleViolation("illegal_choice", "that choice is not available")
+    turn = acting_turn(s)
+    assert turn is not None
+    if not isinstance(cmd, (K.Reroll, K.DiscardDie, K.Decline) + K.DISPATCH):
+        return RuleViolation("wrong_decision", "it is the action phase: act with a teller die")
+    die = getattr(cmd, "die", -1)
+    if die not in turn[1]:
+        return RuleViolation("not_this_die", "it is not this die's turn to act", rule="Action phase")
+    p = s.pl[seat]
+    d = s.dice[die]
+    if isinstance(cmd, K.Reroll):
+        if d.rerolled:
+            return RuleViolation("already_rerolled", "each teller die may be rerolled once", rule="Action phase")
+        return RuleViolation("insufficient_copper", "cannot pay the reroll fee", rule="Action phase")
+    if isinstance(cmd, K.DiscardDie):
+        return RuleViolation("too_much_copper", "only with fewer than 5 copper", rule="Action phase note")
+    action = K.ACTION_OF[type(cmd)]
+    v = getattr(cmd, "value", 0)
+    if v and ("any_value" not in p.yamen or "any_value" in p.used_round or not 1 <= v <= _die_range(d.large)):
+        return RuleViolation("value_change_unavailable", "no Yamen tile to change the die's value",
+                             rule="Yamen support tiles")
+    check = bump(s, seat, die, action, v)
+    if isinstance(check, str):
+        return RuleViolation(check, f"cannot dispatch to {action}: {check.replace('_', ' ')}", rule="Action phase: bumping")
+    value = v or d.value
+    avail = p.copper + check[0]
+    if isinstance(cmd, K.BankEscort):
+        if cmd.tier not in C.tiers_for(value) and not (cmd.tier == 3 and "tier3_any" in p.yamen):
+            return RuleViolation("tier_not_allowed", "the die value does not allow that tier", rule="Bank Escort")
+        if cmd.color not in C.COLORS or p.regions[f"{cmd.tier}{cmd.color}"].tile:
+            return RuleViolation("region_occupied", "that region already has a branch", rule="Bank Escort")
+        if avail < C.BUILD_COST[cmd.tier]:
+            return RuleViolation("insufficient_copper", "cannot pay for the branch", rule="Bank Escort")
+        if p.head_office < C.CAPITAL[cmd.tier]:
+            return RuleViolation("insufficient_silver", "the head office lacks the starting capital", rule="Bank Escort")
+        return RuleViolation("stack_empty", "no tiles of that tier remain", rule="Bank Escort")
+    if isinstance(cmd, K.WestStreet):
+        if len(p.cards) >= C.MAX_CARDS:
+            return RuleViolation("too_many_exchanges", "at most 3 exchange cards", rule="West Street")
+        return RuleViolation("deck_empty", "no exchange cards remain", rule="West Street")
+    if isinstance(cmd, K.MoneyHouseLend):
+        if not 1 <= cmd.months <= C.MONTHS_BY_BAND[C.band(value)]:
+            return RuleViolation("months_not_allowed", "the die value limits the months", rule="Money House")
+        if p.head_office < cmd.amount:
+            return RuleViolation("insufficient_silver", "not enough silver in the head office", rule="Money House")
+        return RuleViolation("lending_full", "at most 2 silver per position and 4 in all", rule="Money House")
+    if isinstance(cmd, K.MoneyHouseDeposit):
+        if not 1 <= cmd.months <= C.MONTHS_BY_BAND[C.band(value)]:
+            return RuleViolation("months_not_allowed", "the die value limits the months", rule="Money House")
+        return RuleViolation("deposit_taken", "a deposit is already accepted", rule="Money House")
+    if isinstance(cmd, K.CityGodTemple):
+        if cmd.extra and not _extra_ok(p, value):
+            return RuleViolation("extra_not_allowed", "needs the Yamen tile and a 3-6", rule="Yamen support tiles")
+        return RuleViolation("insufficient_copper", "cannot pay for the reputation", rule="City God Temple")
+    if isinstance(cmd, K.Yamen):
+        if cmd.tile in p.yamen:
+            return RuleViolation("duplicate_yamen_tile", "no two tiles with the same effect", rule="Yamen")
+        if s.yamen_supply.get(cmd.tile, 0) <= 0:
+            return RuleViolation("yamen_tile_unavailable", "no such tile left", rule="Yamen")
+        if avail < C.YAMEN_COPPER[C.band(value)]:
+            return RuleViolation("insufficient_copper", "cannot pay the Yamen", rule="Yamen")
+        return RuleViolation("insufficient_silver", "the head office cannot pay the tile", rule="Yamen")
+    if isinstance(cmd, K.ConfuciusTemple):
+        if not B.teller_targets(p):
+            return RuleViolation("no_teller_position", "no free branch-teller position", rule="Confucius Temple")
+        return RuleViolation("insufficient_copper", "5-6 costs 2 more copper", rule="Confucius Temple")
+    return RuleViolation("illegal_move", "that move is not allowed now")
+
+
+# --- handlers ----------------------------------------------------------------------------------------
+def _handle(s: State, seat: int, cmd: Command, rng: Rng, emit: Emit) -> None:
+    p = s.pl[seat]
+    if s.frames:
+        f = s.frames[0]
+        _handle_frame(s, seat, p, f, cmd, rng, emit)
+        return
+    if isinstance(cmd, K.Reroll):
+        d = s.dice[cmd.die]
+        emit(E.DieRerolled(seat=seat, die=cmd.die, cost=_reroll_price(p, d.value),
+                           value=rng.between(1, _die_range(d.large))))
+        return
+    if isinstance(cmd, K.DiscardDie):
+        emit(E.DieDiscarded(seat=seat, die=cmd.die))
+        return
+    if isinstance(cmd, K.Decline):
+        emit(E.DieDeclined(seat=seat, die=cmd.die))
+        return
+    action = K.ACTION_OF[type(cmd)]
+    v = cmd.value  # type: ignore[attr-defined]
+    delta, bumped = bump(s, seat, cmd.die, action, v)  # type: ignore[misc,attr-defined]
+    value = v or s.dice[cmd.die].value  # type: ignore[attr-defined]
+    emit(E.DieDispatched(seat=seat, die=cmd.die, action=action, value=value, bumped=bumped, copper=delta))  # type: ignore[attr-defined]
+    if v:
+        emit(E.DieAdjusted(seat=seat, skill="any_value", die=cmd.die, value=value))  # type: ignore[attr-defined]
+    bd = C.band(value)
+    frames: list[Frame] = []
+    bonuses: list[str] = []
+    if isinstance(cmd, K.BankEscort):
+        region = f"{cmd.tier}{cmd.color}"
+        tiles = _draw_tiles(s, cmd.tier, 4, rng)
+        emit(E.BranchTilesDrawn(seat=seat, tier=cmd.tier, region=region, cost=C.BUILD_COST[cmd.tier],
+                                count=len(tiles), tiles=tiles))
+        owned = B.skills(p)
+        if any(C.TILES[t].skill not in owned for t in tiles):
+            frames.append(Frame(kind="choose_branch", seat=seat, region=region))
+        else:  # no tile can be built (every skill already owned): all go to the bottom
+            emit(E.BranchTilesReturned(seat=seat, tier=cmd.tier, count=len(tiles), tiles=tiles))
+    elif isinstance(cmd, K.ConfuciusTemple):
+        frames.append(Frame(kind="place_teller", seat=seat, cost=2 if bd == 2 else 0))
+        if bd == 0:
+            frames.append(Frame(kind="move_silver", seat=seat))
+    elif isinstance(cmd, K.WestStreet):
+        n = 1 + (1 if B.active(p, "extra_card") else 0) + (1 if p.reputation >= C.REPUTATION_EXTRA_CARD else 0)
+        frames += _draw_exchange(s, seat, n, C.MONTHS_BY_BAND[bd], True, rng, emit)
+    elif isinstance(cmd, K.MoneyHouseLend):
+        emit(E.SilverLent(seat=seat, months=cmd.months, amount=cmd.amount))
+    elif isinstance(cmd, K.MoneyHouseDeposit):
+        emit(E.DepositAccepted(seat=seat, months=cmd.months))
+    elif isinstance(cmd, K.CityGodTemple):
+        amount, cost = _city_god(p, value, cmd.extra)
+        if amount:
+            emit(E.ReputationGained(seat=seat, amount=amount, cost=cost, reason="city_god_temple"))
+            _rep_bonuses(s, seat, frames, bonuses)
+    elif isinstance(cmd, K.Yamen):
+        emit(E.YamenTileTaken(seat=seat, tile=cmd.tile, copper=C.YAMEN_COPPER[bd], silver=C.YAMEN_TILES[cmd.tile].silver))
+        _tier3_bonus(s, seat, frames, bonuses)
+    if frames or bonuses:
+        emit(E.DecisionQueued(frames=frames, seat=seat, bonuses=bonuses))
+
+
+def _rep_bonuses(s: State, seat: int, frames: list[Frame], bonuses: list[str]) -> None:
+    """Reputation 2, 8, 13: a free branch teller, once per game each."""
+    p = s.pl[seat]
+    for t in C.REPUTATION_TELLER_BONUS:
+        key = f"rep{t}"
+        if p.reputation >= t and key not in p.bonuses and key not in bonuses:
+            bonuses.append(key)
+            frames.append(Frame(kind="place_teller", seat=seat))
+
+
+def _tier3_bonus(s: State, seat: int, frames: list[Frame], bonuses: list[str]) -> None:
+    """Yamen tile: once a Tier-3 branch is open, gain 1 free branch teller (once)."""
+    p = s.pl[seat]
+    if "tier3_any" in p.yamen and "tier3_teller" not in p.bonuses and any(
+        p.regions[f"3{c}"].tile for c in C.COLORS
+    ):
+        bonuses.append("tier3_teller")
+        frames.append(Frame(kind="place_teller", seat=seat))
+
+
+def _draw_tiles(s: State, tier: int, n: int, rng: Rng) -> list[str]:
+    """The stack's face-down part is drawn at random; tiles put back at the bottom come last."""
+    pool = list(s.stacks[str(tier)])
+    bottom = list(s.bottoms[str(tier)])
+    out = []
+    for _ in range(n):
+        if pool:
+            out.append(pool.pop(rng.below(len(pool))))
+        elif bottom:
+            out.append(bottom.pop(0))
+    return out
+
+
+def _draw_exchange(s: State, seat: int, n: int, months: int, fee: bool, rng: Rng, emit: Emit) -> list[Frame]:
+    """Draw exchange cards (reshuffling the discards when the deck runs out)."""
+    cards: list[str] = []
+    if len(s.deck) + len(s.deck_bottom) < n and s.discards:
+        # The deck runs out: the discards are shuffled in (before the draw, so one event says it all).
+        emit(E.DeckReshuffled(count=len(s.discards)))
+    pool = list(s.deck)
+    bottom = list(s.deck_bottom)
+    for _ in range(n):
+        if pool:
+            cards.append(pool.pop(rng.below(len(pool))))
+        elif bottom:
+            cards.append(bottom.pop(0))
+    if cards:
+        emit(E.ExchangeCardsDrawn(seat=seat, count=len(cards), cards=cards))
+    if len(s.drawn_cards) > 1:
+        return [Frame(kind="choose_card", seat=seat, months=months, fee=fee)]
+    if s.drawn_cards:
+        return _offer_exchange(s, seat, s.drawn_cards[0], months, fee, emit)
+    return []
+
+
+def _offer_exchange(s: State, seat: int, card: str, months: int, fee: bool, emit: Emit) -> list[Frame]:
+    if not _placements(s.pl[seat], card, months):
+        emit(E.ExchangeDiscarded(seat=seat, card=card))  # no valid deposit/withdrawal: discard
+        return []
+    return [Frame(kind="place_exchange", seat=seat, card=card, months=months, fee=fee)]
+
+
+def _exchange_fee(p: Player, card: str, withdraw: str) -> int:
+    """Handling fee: the card's base; withdrawal at the head office -1, Tier 2 +1, Tier 3 +2;
+    exchange track 3 and 6 each +1; Yamen tile +3."""
+    fee = C.CARDS[card].fee
+    if withdraw == C.HEAD_OFFICE:
+        fee += C.HEAD_OFFICE_FEE_ADJUST
+    else:
+        tile = C.TILES[p.regions[withdraw].tile]
+        fee += C.WITHDRAW_FEE_ADJUST[tile.tier]
+    fee += sum(b for pos, b in C.EXCHANGE_FEE_BONUS.items() if p.exchange >= pos)
+    if "exchange_fee" in p.yamen:
+        fee += 3
+    return max(0, fee)
+
+
+def _handle_frame(s: State, seat: int, p: Player, f: Frame, cmd: Command, rng: Rng, emit: Emit) -> None:
+    frames: list[Frame] = []
+    bonuses: list[str] = []
+    if isinstance(cmd, K.AdjustDie):
+        d = s.dice[cmd.die]
+        emit(E.DieAdjusted(seat=seat, skill=cmd.skill, die=cmd.die, value=d.value + (1 if cmd.skill == "die_plus" else -1)))
+    elif isinstance(cmd, K.SwapDice):
+        emit(E.DieAdjusted(seat=seat, skill="die_swap", die=cmd.up, value=s.dice[cmd.up].value + 1))
+        emit(E.DieAdjusted(seat=seat, skill="die_swap", die=cmd.down, value=s.dice[cmd.down].value - 1))
+    elif isinstance(cmd, K.RecallSilver):
+        emit(E.SilverRecalled(seat=seat, region=cmd.region, cost=2))
+    elif isinstance(cmd, K.ConvertCopper):
+        emit(E.CopperConverted(seat=seat, silver=cmd.silver))
+    elif isinstance(cmd, K.EndPreparation):
+        emit(E.PreparationEnded(seat=seat, frame=True))
+    elif isinstance(cmd, K.ChooseBranch):
+        region = f.region
+        tier = C.region_tier(region)
+        rest = [t for t in s.drawn if t != cmd.tile]
+        emit(E.BranchOpened(seat=seat, region=region, tile=cmd.tile, capital=C.CAPITAL[tier], frame=True))
+        emit(E.BranchTilesReturned(seat=seat, tier=tier, count=len(rest), tiles=rest))
+        if tier == 1:
+            emit(E.ReputationGained(seat=seat, amount=1, reason="tier1_branch"))
+        if p.regions[region].waiting:
+            frames.append(Frame(kind="place_teller", seat=seat, region=region))
+        skill = C.TILES[cmd.tile].skill
+        if skill == "entry_rep1":  # Kobe: +1 reputation on entry
+            emit(E.ReputationGained(seat=seat, amount=1, reason="Kobe"))
+        elif skill in ("entry_rep2", "entry_teller") and p.copper >= 2:
+            frames.append(Frame(kind="entry_skill", seat=seat, skill=skill))
+        elif skill == "entry_exchange" and len(p.cards) < C.MAX_CARDS and B.cards_left(s):
+            frames.append(Frame(kind="entry_skill", seat=seat, skill=skill))
+        elif skill == "entry_copper_exchange":
+            frames.append(Frame(kind="entry_skill", seat=seat, skill=skill))
+        elif skill == "entry_reset" and sum(r.tellers + r.managers + r.waiting for r in p.regions.values()):
+            frames.append(Frame(kind="entry_skill", seat=seat, skill=skill))
+        _rep_bonuses(s, seat, frames, bonuses)
+        if tier == 3:
+            _tier3_bonus(s, seat, frames, bonuses)
+    elif isinstance(cmd, K.PlaceTeller):
+        emit(E.TellerPlaced(seat=seat, target=cmd.target, cost=f.cost if cmd.target else 0,
+                            source=f"{f.region}:wait" if f.region else "supply", frame=True))
+    elif isinstance(cmd, K.MoveSilver):
+        emit(E.SilverMoved(seat=seat, source=C.HEAD_OFFICE, dest=cmd.region, reason="confucius_temple", frame=True))
+    elif isinstance(cmd, K.ChooseExchangeCard):
+        rest = [c for c in s.drawn_cards if c != cmd.card]
+        emit(E.ExchangeCardChosen(seat=seat, card=cmd.card, returned=rest, count=len(rest), frame=True))
+        frames += _offer_exchange(s, seat, cmd.card, f.months, f.fee, emit)
+    elif isinstance(cmd, K.PlaceExchange):
+        fee = _exchange_fee(p, f.card, cmd.withdraw) if f.fee else 0
+        emit(E.ExchangePlaced(seat=seat, card=f.card, months=cmd.months, deposit=cmd.deposit, withdraw=cmd.withdraw,
+                              fee=fee, advance=f.fee, frame=True))
+    elif isinstance(cmd, K.UseEntrySkill):
+        emit(E.EntrySkillDecided(seat=seat, skill=f.skill, use=cmd.use, frame=True))
+        if cmd.use:
+            if f.skill == "entry_rep2":  # Singapore: pay 2 copper, +2 reputation
+                emit(E.ReputationGained(seat=seat, amount=2, cost=2, reason="Singapore"))
+                _rep_bonuses(s, seat, frames, bonuses)
+            elif f.skill == "entry_teller":  # Suzhou: pay 2 copper, recruit and place a teller
+                frames.append(Frame(kind="place_teller", seat=seat, cost=2))
+            elif f.skill == "entry_exchange":  # Xinyizhou: a 1-month exchange without fee
+                frames += _draw_exchange(s, seat, 1, 1, False, rng, emit)
+            elif f.skill == "entry_copper_exchange":  # Incheon: 2 copper and a 1-2 month exchange
+                emit(E.CopperGained(seat=seat, amount=2, reason="Incheon"))
+                if len(p.cards) < C.MAX_CARDS and B.cards_left(s):
+                    frames += _draw_exchange(s, seat, 1, 2, False, rng, emit)
+            elif f.skill == "entry_reset":  # Tokyo: recall every branch teller and reassign
+                n = sum(r.tellers + r.managers + r.waiting for r in p.regions.values())
+                emit(E.TellersRecalled(seat=seat, count=n))
+                frames += [Frame(kind="place_teller", seat=seat) for _ in range(n)]
+    elif isinstance(cmd, K.ResolveExchange):
+        emit(E.ExchangeOrderChosen(seat=seat, card=cmd.card, frame=True))
+    elif isinstance(cmd, K.TransferFunds):
+        emit(E.EmergencyTransfer(seat=seat, source=cmd.source, dest=f.dest, copper=5 if p.copper >= 5 else 0,
+                                 fee_source=cmd.fee_source, frame=True))
+    if frames or bonuses:
+        emit(E.DecisionQueued(frames=frames, seat=seat, bonuses=bonuses))
+
+
+# --- automatic flow ----------------------------------------------------------------------------------
+def _advance(s: State, rng: Rng, emit: Emit) -> None:
+    while s.phase != "end" and not s.frames:
+        if s.phase == "setup":
+            _start_round(s, rng, emit)
+        elif s.phase == "prep":
+            emit(E.PhaseStarted(phase="action"))
+        elif s.phase == "action":
+            if acting_turn(s) is not None:
+                return
+            _income(s, emit)
+            emit(E.PhaseStarted(phase="resolution"))
+        elif s.phase == "resolution":
+            if s.res_index >= s.players:
+                emit(E.RoundEnded(round=s.round, next_start=(s.start_player + 1) % s.players))
+                if s.round >= C.ROUNDS:
+                    emit(E.GameEnded())
+                    return
+                _start_round(s, rng, emit)
+            else:
+                _resolve_step(s, (s.start_player + s.res_index) % s.players, emit)
+
+
+def _start_round(s: State, rng: Rng, emit: Emit) -> None:
+    """Preparation 1: roll (the third die joins in round 3); 2-3 in player order."""
+    rnd = s.round + 1
+    emit(E.RoundStarted(round=rnd, start_player=s.start_player))
+    values = []
+    for i, d in enumerate(s.dice):
+        values.append(0 if (rnd < 3 and i % 3 == 2) else rng.between(1, _die_range(d.large)))
+    emit(E.DiceRolled(values=values))
+    frames = []
+    for k in range(s.players):
+        seat = (s.start_player + k) % s.players
+        if len(_prep_moves(s, seat)) > 1:
+            frames.append(Frame(kind="prep", seat=seat))
+    if frames:
+        emit(E.DecisionQueued(frames=frames))
+
+
+def income_parts(p: Player) -> dict[str, int]:
+    """Income phase: effective silver, lending interest, Tier-2 skills, Yamen tiles."""
+    parts: dict[str, int] = {}
+    branches = 0
+    tier1 = 0
+    for r in B.branch_regions(p):
+        used = B.effective_used(p, r)
+        branches += used * C.INCOME_RATE[C.region_tier(r)]
+        if C.TILES[p.regions[r].tile].tier == 1:
+            tier1 += used
+    parts["branches"] = branches
+    lent = sum(p.lending)
+    parts["lending"] = lent * C.lending_rate(p.reputation)
+    skill = 0
+    for c in C.COLORS:
+        if B.active(p, f"income_{c}"):
+            skill += B.count_color(p, c)
+    if B.active(p, "income_rep"):
+        skill += p.reputation // 4
+    if B.active(p, "income_exchange"):
+        skill += p.exchange // 3
+    parts["branch_skills"] = skill
+    yamen = 0
+    if "tier1_income" in p.yamen:
+        yamen += 2 * tier1
+    if "tier2_staffed" in p.yamen:
+        staffed = sum(1 for c in C.COLORS if p.regions[f"2{c}"].tile and (p.regions[f"2{c}"].tellers + p.regions[f"2{c}"].managers))
+        yamen += (0, 3, 7, 11)[staffed]
+    if "lending_income" in p.yamen:
+        yamen += 3 * (lent // 2)
+    parts["yamen"] = yamen
+    return parts
+
+
+def _income(s: State, emit: Emit) -> None:
+    for k in range(s.players):
+        seat = (s.start_player + k) % s.players
+        parts = income_parts(s.pl[seat])
+        emit(E.IncomeCollected(seat=seat, copper=sum(parts.values()), parts=parts))
+
+
+def _resolve_step(s: State, seat: int, emit: Emit) -> None:
+    """Resolution phase: lending, then the deposit, then exchange cards (round 8: all due)."""
+    p = s.pl[seat]
+    final = s.round >= C.ROUNDS
+    if s.res_stage == 0:
+        emit(E.LoansReturned(seat=seat, silver=sum(p.lending) if final else p.lending[0], final=final))
+    elif s.res_stage == 1:
+        left = 0 if final else p.deposit_marker - 1
+        emit(E.DepositInterestPaid(seat=seat, interest=min(C.DEPOSIT_INTEREST, p.copper), months_left=left))
+    elif s.res_stage == 2:
+        if p.head_office:
+            emit(E.DepositSilverReturned(seat=seat, silver=min(p.head_office, s.res_owed)))
+        elif any(B.silver_at(p, x) for x in B.piaohaos(p)):
+            emit(E.DecisionQueued(frames=[Frame(kind="transfer", seat=seat, dest=C.HEAD_OFFICE)]))
+        else:
+            emit(E.DepositSilverReturned(seat=seat, silver=0, shortfall=s.res_owed))
+    elif s.res_stage == 3:
+        due = [c.card for c in p.cards if final or c.months <= 1]
+        emit(E.ExchangesAdvanced(seat=seat, due=due))
+    else:
+        if not s.due:
+            emit(E.PlayerResolved(seat=seat))
+            return
+        cards = {c.card: c for c in p.cards}
+        if not s.due_locked and len({cards[c].withdraw for c in s.due}) > 1:
+            emit(E.DecisionQueued(frames=[Frame(kind="resolve_order", seat=seat)]))
+            return
+        card = cards[s.due[0]]
+        w = card.withdraw
+        if B.silver_at(p, w) >= C.CARDS[card.card].silver:
+            emit(E.ExchangeMatured(seat=seat, card=card.card, withdraw=w))
+        elif any(B.silver_at(p, x) for x in B.piaohaos(p) if x != w):
+            emit(E.DecisionQueued(frames=[Frame(kind="transfer", seat=seat, dest=w)]))
+        else:
+            emit(E.ExchangeMatured(seat=seat, card=card.card, withdraw=w, paid=False))

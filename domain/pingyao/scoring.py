@@ -1,0 +1,66 @@
+"""Game End: scoring steps 1-6 and the tie-breaks."""
+
+from __future__ import annotations
+
+from domain.kernel import Outcome, SeatScore
+
+from . import board as B
+from . import components as C
+from .state import Player, State
+
+
+def breakdown(p: Player) -> dict[str, int]:
+    out: dict[str, int] = {}
+    out["copper"] = p.copper // 10  # 1. every 10 copper
+    out["silver"] = p.head_office + sum(p.regions[r].silver for r in B.branch_regions(p))  # 2.
+    out["branches"] = sum(C.END_POINTS_TIER[C.region_tier(r)] for r in B.branch_regions(p))  # 3.
+    out["reputation_track"] = sum(v for k, v in C.REPUTATION_END_POINTS.items() if p.reputation >= k)  # 4.
+    out["exchange_track"] = sum(v for k, v in C.EXCHANGE_END_POINTS.items() if p.exchange >= k)
+    out["branch_tellers"] = B.tellers_on_branches(p) // 2  # 5.
+    out["branch_skills"] = skill_points(p)  # 6.
+    out["yamen"] = 4 if "flat_points" in p.yamen else 0
+    return out
+
+
+def skill_points(p: Player) -> int:
+    pts = 0
+    for c in C.COLORS:
+        if B.active(p, f"end_{c}"):  # Guangzhou and twins
+            pts += B.count_color(p, c)
+    if B.active(p, "end_rep"):  # Shuntian
+        pts += p.reputation // 5
+    r = B.active(p, "end_tellers")  # Taipei
+    if r:
+        pts += p.regions[r].tellers + p.regions[r].managers
+    if B.active(p, "end_exchange"):  # Jinan
+        pts += p.exchange // 3
+    r = B.active(p, "end_macau")  # Macau: 4 silver on it
+    if r and p.regions[r].silver >= 4:
+        pts += 3
+    if B.active(p, "end_flat"):  # Moscow
+        pts += 1
+    return pts
+
+
+def outcome(s: State) -> Outcome | None:
+    if s.phase != "end":
+        return None
+    rows = []
+    for seat, p in enumerate(s.pl):
+        bd = breakdown(p)
+        # Tie-breaks: more unconverted copper (left after step 1), then higher reputation.
+        rows.append((seat, sum(bd.values()), [p.copper % 10, p.reputation], bd))
+    keyed = {seat: (score, *tb) for seat, score, tb, _ in rows}
+    scores = []
+    for seat, score, tb, bd in rows:
+        rank = 1 + sum(1 for other in keyed.values() if other > keyed[seat])
+        scores.append(SeatScore(seat=seat, score=score, rank=rank, breakdown=bd, tiebreak=tb))
+    winners = [sc.seat for sc in scores if sc.rank == 1]
+    best = max(sc.score for sc in scores)
+    others = [sc.score for sc in scores if sc.rank != 1]
+    margin = best - max(others) if others else 0
+    if len(winners) > 1:
+        summary = f"seats {', '.join(map(str, winners))} share the victory with {best} points"
+    else:
+        summary = f"seat {winners[0]} wins with {best} points" + (f", {margin} ahead" if others else "")
+    return Outcome(winners=winners, scores=scores, summary=summary)
