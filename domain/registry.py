@@ -10,7 +10,8 @@ from .kernel import Game
 
 
 def production_games() -> dict[str, Game]:
+    from .jiangnan import GAME as JIANGNAN
     from .pingyao import GAME as PINGYAO
 
-    games: list[Game] = [PINGYAO]
+    games: list[Game] = [JIANGNAN, PINGYAO]
     return {game.kind: game for game in games}

@@ -1,0 +1,96 @@
+"""One-line narration of an event, for ``yamen replay``."""
+
+from __future__ import annotations
+
+from .events import *  # noqa: F403
+from .state import State
+
+
+def describe(state: State, event) -> str:  # noqa: C901
+    who = f"Seat {getattr(event, 'seat', '?')}"
+    match event:
+        case GameSetUp(players=n):
+            return f"Chapter 1 set up for {n} players"
+        case ActionTileDrawn(tile=tile):
+            return f"{who} draws an Action Tile" + (f" ({tile})" if tile else "")
+        case PortfolioRevealed(portfolio=pid, to=to):
+            return f"Portfolio {pid} is revealed ({to})"
+        case StartingPortfolioChosen(portfolio=pid):
+            return f"{who} keeps starting Portfolio {pid}"
+        case PhaseBegan(phase=phase, round=r):
+            return f"Round {r}: {phase}"
+        case TurnBegan():
+            return f"{who} takes a turn"
+        case ResourcesChanged(why=why):
+            parts = [f"{v:+d} {k}" for k, v in (("coins", event.coins), ("VP", event.vp), ("spirit", event.spirit),
+                                                 ("drama", event.drama), ("novel", event.novel), ("painting", event.painting)) if v]
+            return f"{who}: {', '.join(parts)} ({why})"
+        case TileChosen(tile=tile, district=d):
+            return f"{who} uses Action Tile {tile} for {d}"
+        case TileDiscarded(tile=tile):
+            return f"{who} discards {tile} for its bonus"
+        case ScholarPlaced(district=d):
+            return f"{who} places a Scholar at {d}"
+        case OrderMarkerPlaced():
+            return f"{who} claims the next turn order space"
+        case PortfoliosRefreshed():
+            return "The Society Portfolios are refreshed"
+        case Age2StackFormed():
+            return "Age 1 Portfolios exhausted: Age 2 stack formed"
+        case PortfolioTaken(portfolio=pid):
+            return f"{who} takes Portfolio {pid}"
+        case PortfolioPublished(portfolio=pid, where=where):
+            return f"{who} publishes {pid} ({where})"
+        case DisplayTileAdded(district=d, kind=kind):
+            return f"A {kind} Display Tile slides onto the {d} track"
+        case ServantOnMuse(muse=m):
+            return f"{who} places a Servant on Muse {m}"
+        case MuseHired(muse=m):
+            return f"{who} hires {m} as an Assistant"
+        case MuseRevealed(muse=m):
+            return f"Muse {m} is revealed"
+        case Travelled(city=city):
+            return f"{who} travels to {city}"
+        case FairMoved(to=to):
+            return f"{who} moves to Temple Fair space {to}"
+        case SpiritsTileTaken():
+            return f"{who} gains a Spirits Tile"
+        case SpiritsTileUsed():
+            return f"{who} uses a Spirits Tile"
+        case BoatServantPlaced(boat=b):
+            return f"{who} places a Servant on boat {b}"
+        case BoatServantMoved(from_boat=a, to_boat=b):
+            return f"{who} moves a Servant from boat {a} to boat {b}"
+        case BoatsSlid():
+            return "The boats slide down the river"
+        case TrendChosen(trend=t):
+            return f"{who if event.seat >= 0 else 'Nobody'} chooses the {t} trend"
+        case AssistantActivated(assistant=a):
+            return f"{who} activates {a}"
+        case NovelIncomeActivated(portfolio=pid):
+            return f"{who} activates the income of {pid}"
+        case ActionTileSwapped(tile=tile):
+            return f"{who} moves {tile} to the Action Track"
+        case ActionTileDrafted(tile=tile):
+            return f"{who} drafts {tile}"
+        case ScholarsRecovered():
+            return "Scholars return to their players"
+        case UpkeepTilesRefilled(tiles=tiles):
+            return f"{len(tiles)} new Action Tiles on the Upkeep board"
+        case PublicScored(vp=vp):
+            return "Public Scoring: " + ", ".join(f"seat {i} +{v}" for i, v in enumerate(vp))
+        case BagRefilled():
+            return f"{who} refills the draw bag"
+        case Age2Swapped():
+            return "Age 2 Portfolios replace Age 1"
+        case PointerRotated(pointer=ptr):
+            return f"The Special Action Pointer turns to space {ptr}"
+        case TurnOrderAdjusted(order=order):
+            return f"Turn order: {order}"
+        case SpiritConsumed(amount=a):
+            return f"{who} consumes {a} spirit"
+        case FinalScored():
+            return "Final Scoring"
+        case StepBegan(step=step):
+            return f"Seat {step.seat}: {step.kind}"
+    return ""

@@ -1,0 +1,265 @@
+"""Jiangnan events: facts in the past tense.  Random outcomes are in the events; a tile drawn
+from a player's bag is seen only by its owner."""
+
+from __future__ import annotations
+
+from domain.kernel import Event, Seat
+
+from .state import Frame
+
+
+class JiangnanEvent(Event, frozen=True, tag=lambda name: f"jiangnan.{name}"):
+    pass
+
+
+class GameSetUp(JiangnanEvent, frozen=True):
+    players: int
+    chapter: int
+    districts: list[str]
+    order: list[int]
+    shops: list[str]
+    pointer: int
+    travel: dict[str, str]
+    displays: dict[str, list[str]]
+    muses: list[str]
+    muse_stack: list[str]
+    upkeep_tiles: list[str]
+    goals: list[str]
+    boat_trends: list[list[str]]
+    portfolio_stack: list[str]
+
+
+class ActionTileDrawn(JiangnanEvent, frozen=True):
+    seat: int
+    tile: str | None = None
+
+    def visible_to(self) -> tuple[Seat, ...] | None:
+        return (self.seat,)
+
+    def redacted(self) -> Event | None:
+        return ActionTileDrawn(seat=self.seat, tile=None)
+
+
+class PortfolioRevealed(JiangnanEvent, frozen=True):
+    """Drawn from the stack at random and placed face up (``to``: offer or display)."""
+
+    portfolio: str
+    to: str = "display"
+
+
+class StartingPortfolioChosen(JiangnanEvent, frozen=True):
+    seat: int
+    portfolio: str
+
+
+class DisplayFormed(JiangnanEvent, frozen=True):
+    """The starting offer's remaining tiles become the Society display."""
+
+
+class StepBegan(JiangnanEvent, frozen=True):
+    step: Frame
+
+
+class StepEnded(JiangnanEvent, frozen=True):
+    pass
+
+
+class PhaseBegan(JiangnanEvent, frozen=True):
+    phase: str
+    round: int
+    queue: list[int] = []
+
+
+class IncomeBegan(JiangnanEvent, frozen=True):
+    seat: int
+
+
+class TurnBegan(JiangnanEvent, frozen=True):
+    seat: int
+    pos: int
+
+
+class ResourcesChanged(JiangnanEvent, frozen=True):
+    seat: int
+    coins: int = 0
+    vp: int = 0
+    spirit: int = 0
+    drama: int = 0
+    novel: int = 0
+    painting: int = 0
+    why: str = ""
+
+
+class TileChosen(JiangnanEvent, frozen=True):
+    seat: int
+    tile: str
+    district: str
+
+
+class TileDiscarded(JiangnanEvent, frozen=True):
+    seat: int
+    tile: str
+
+
+class ScholarPlaced(JiangnanEvent, frozen=True):
+    seat: int
+    district: str
+
+
+class OrderMarkerPlaced(JiangnanEvent, frozen=True):
+    seat: int
+
+
+class TurnEnded(JiangnanEvent, frozen=True):
+    seat: int
+
+
+class PortfoliosRefreshed(JiangnanEvent, frozen=True):
+    seat: int
+    returned: list[str]
+    paid: bool = True
+
+
+class Age2StackFormed(JiangnanEvent, frozen=True):
+    stack: list[str]
+
+
+class PortfolioTaken(JiangnanEvent, frozen=True):
+    seat: int
+    portfolio: str
+    source: str = "display"
+
+
+class PortfolioPublished(JiangnanEvent, frozen=True):
+    seat: int
+    portfolio: str
+    where: str
+
+
+class DisplayTileAdded(JiangnanEvent, frozen=True):
+    district: str
+    kind: str
+    seat: int
+
+
+class ServantOnMuse(JiangnanEvent, frozen=True):
+    seat: int
+    muse: str
+
+
+class MuseHired(JiangnanEvent, frozen=True):
+    seat: int
+    muse: str
+
+
+class MuseRevealed(JiangnanEvent, frozen=True):
+    muse: str
+
+
+class Travelled(JiangnanEvent, frozen=True):
+    seat: int
+    city: str
+
+
+class FairMoved(JiangnanEvent, frozen=True):
+    seat: int
+    to: int
+
+
+class SpiritsTileTaken(JiangnanEvent, frozen=True):
+    seat: int
+
+
+class SpiritsTileUsed(JiangnanEvent, frozen=True):
+    seat: int
+
+
+class BoatServantPlaced(JiangnanEvent, frozen=True):
+    seat: int
+    boat: int
+
+
+class BoatServantMoved(JiangnanEvent, frozen=True):
+    seat: int
+    from_boat: int
+    to_boat: int
+
+
+class BoatsSlid(JiangnanEvent, frozen=True):
+    pass
+
+
+class TrendChosen(JiangnanEvent, frozen=True):
+    seat: int
+    """-1 when nobody had servants on the boat (the rightmost trend is taken)."""
+    trend: str
+
+
+class AssistantActivated(JiangnanEvent, frozen=True):
+    seat: int
+    assistant: str
+    income: bool = True
+
+
+class NovelIncomeActivated(JiangnanEvent, frozen=True):
+    seat: int
+    portfolio: str
+
+
+class ActionTileSwapped(JiangnanEvent, frozen=True):
+    seat: int
+    tile: str
+    slot: int
+
+
+class ActionTileDrafted(JiangnanEvent, frozen=True):
+    seat: int
+    tile: str
+
+
+class ScholarsRecovered(JiangnanEvent, frozen=True):
+    pass
+
+
+class UpkeepTilesRefilled(JiangnanEvent, frozen=True):
+    tiles: list[str]
+
+
+class PublicScored(JiangnanEvent, frozen=True):
+    vp: list[int]
+
+
+class BagRefilled(JiangnanEvent, frozen=True):
+    seat: int
+
+
+class Age2Swapped(JiangnanEvent, frozen=True):
+    stack: list[str]
+
+
+class PointerRotated(JiangnanEvent, frozen=True):
+    pointer: int
+
+
+class TurnOrderAdjusted(JiangnanEvent, frozen=True):
+    order: list[int]
+
+
+class SpiritConsumed(JiangnanEvent, frozen=True):
+    seat: int
+    amount: int
+
+
+class FinalScored(JiangnanEvent, frozen=True):
+    breakdown: list[dict[str, int]]
+
+
+EVENTS = (
+    GameSetUp, ActionTileDrawn, PortfolioRevealed, StartingPortfolioChosen, DisplayFormed, StepBegan, StepEnded,
+    PhaseBegan, IncomeBegan, TurnBegan, ResourcesChanged, TileChosen, TileDiscarded, ScholarPlaced, OrderMarkerPlaced, TurnEnded,
+    PortfoliosRefreshed, Age2StackFormed, PortfolioTaken, PortfolioPublished, DisplayTileAdded, ServantOnMuse,
+    MuseHired, MuseRevealed, Travelled, FairMoved, SpiritsTileTaken, SpiritsTileUsed, BoatServantPlaced,
+    BoatServantMoved, BoatsSlid, TrendChosen, AssistantActivated, NovelIncomeActivated, ActionTileSwapped,
+    ActionTileDrafted, ScholarsRecovered, UpkeepTilesRefilled, PublicScored, BagRefilled, Age2Swapped,
+    PointerRotated, TurnOrderAdjusted, SpiritConsumed, FinalScored,
+)

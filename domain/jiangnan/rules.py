@@ -1,0 +1,795 @@
+"""Jiangnan rules: setup, the flow of a round, ``decide``, ``legal_moves`` and ``to_act``.
+
+``decide`` validates a command against :func:`legal_moves` (the single source of what is
+allowed), then plays it on a scratch copy (``Ctx``), emitting events and folding each one, and
+runs the automatic steps (:func:`advance`) until somebody must decide again.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+
+from domain.kernel import GameOver, InvalidOptions, NotYourTurn, Options, Rng, RuleViolation, clone
+
+from . import components as C
+from .commands import *  # noqa: F403
+from .events import *  # noqa: F403
+from .evolve import evolve
+from .state import Frame, State
+
+
+class JiangnanOptions(Options, frozen=True, kw_only=True):
+    players: int = 4
+    chapter: int = 1
+    """Game Chapter (1-6); only Chapter 1 "Welcome to Jiangnan" is implemented."""
+
+
+class Ctx:
+    """A scratch copy of the state that folds every emitted event."""
+
+    __slots__ = ("s", "events", "rng")
+
+    def __init__(self, state: State, rng: Rng) -> None:
+        self.s = state
+        self.events: list = []
+        self.rng = rng
+
+    def emit(self, *events) -> None:
+        for event in events:
+            self.events.append(event)
+            evolve(self.s, event)
+
+    def push(self, kind: str, seat: int, arg: str = "", n: int = 0) -> None:
+        self.emit(StepBegan(step=Frame(kind=kind, seat=seat, arg=arg, n=n)))
+
+
+def violation(code: str, message: str, rule: str) -> RuleViolation:
+    return RuleViolation(code, message, rule=rule)
+
+
+# --- setup ("Game Setup") ----------------------------------------------------------------------
+def initial(options: JiangnanOptions) -> State:
+    return State()
+
+
+def _boat_trends(rng: Rng) -> list[list[str]]:
+    """Setup 9c: 2 random trend tiles per boat, flipped so that no boat shows the same trend twice
+    and no two boats show the same combination."""
+    while True:
+        tiles = rng.sample(C.TREND_TILES, 2 * C.BOATS)
+        faces = [rng.below(2) for _ in tiles]
+        found: list[list[str]] = []
+
+        def search(boat: int, used: list[frozenset]) -> bool:
+            if boat == C.BOATS:
+                return True
+            a, b = tiles[2 * boat], tiles[2 * boat + 1]
+            fa, fb = faces[2 * boat], faces[2 * boat + 1]
+            for da, db in ((0, 0), (1, 0), (0, 1), (1, 1)):
+                left, right = a[fa ^ da], b[fb ^ db]
+                combo = frozenset((left, right))
+                if left != right and combo not in used:
+                    found.append([left, right])
+                    if search(boat + 1, used + [combo]):
+                        return True
+                    found.pop()
+            return False
+
+        if search(0, []):
+            return found
+
+
+def setup(options: JiangnanOptions, rng: Rng) -> list:
+    if options.players not in (3, 4):
+        raise InvalidOptions("Chapter 1 is implemented for 3 and 4 players")
+    if options.chapter != 1:
+        raise InvalidOptions("only Chapter 1 (Welcome to Jiangnan) is implemented")
+    n = options.players
+    cfg = C.chapter_setup(options.chapter)
+    kinds = [k for k in C.IDEAS for _ in range(2)]
+    rng.shuffle(kinds)
+    muses = rng.sample(cfg["muses"], C.MUSE_DISPLAY)
+    c = Ctx(initial(options), rng)
+    c.emit(GameSetUp(
+        players=n,
+        chapter=options.chapter,
+        districts=list(cfg["districts"]),
+        order=list(range(n)),  # assumed: round 1 turn order is seat order
+        shops=rng.shuffled(C.SHOPS_A),
+        pointer=0,
+        travel=dict(zip(C.CITIES, rng.sample(sorted(C.TRAVEL_TILES), len(C.CITIES)))),
+        displays={"teahouse": kinds[:3], "tavern": kinds[3:]},
+        muses=muses,
+        muse_stack=sorted(m for m in cfg["muses"] if m not in muses),
+        upkeep_tiles=sorted(rng.sample(C.tiles_of_age(1), C.DRAFT_TILES[n])),
+        goals=rng.sample(cfg["goals"], 5),
+        boat_trends=_boat_trends(rng),
+        portfolio_stack=C.portfolios_of_age(1),
+    ))
+    for seat in range(n):
+        for _ in range(C.TRACK_SIZE):
+            draw_tile(c, seat)
+    for _ in range(4 + n):
+        c.emit(PortfolioRevealed(portfolio=rng.choice(c.s.stack), to="offer"))
+    c.emit(PhaseBegan(phase="start", round=0))
+    advance(c)
+    return c.events
+
+
+# --- small helpers -------------------------------------------------------------------------------
+def draw_tile(c: Ctx, seat: int) -> None:
+    """Draw 1 Action Tile from the bag into the rightmost empty space (hidden from the others)."""
+    p = c.s.p[seat]
+    if p.bag and len(p.track) < C.TRACK_SIZE:
+        c.emit(ActionTileDrawn(seat=seat, tile=c.rng.choice(p.bag)))
+
+
+def gain(c: Ctx, seat: int, tokens, why: str) -> None:
+    """Gain (or pay, with negative counts) resources; the Spirit Level stays within 0-6."""
+    if isinstance(tokens, dict):
+        counts = dict(tokens)
+    else:
+        counts: dict[str, int] = {}
+        for t in tokens:
+            counts[t] = counts.get(t, 0) + 1
+    p = c.s.p[seat]
+    spirit = counts.get("spirit", 0)
+    spirit = max(0, min(C.SPIRIT_MAX, p.spirit + spirit)) - p.spirit
+    delta = dict(coins=counts.get("coin", 0), vp=counts.get("vp", 0), spirit=spirit, drama=counts.get("drama", 0),
+                 novel=counts.get("novel", 0), painting=counts.get("painting", 0))
+    if any(delta.values()):
+        c.emit(ResourcesChanged(seat=seat, why=why, **delta))
+
+
+def coins_in(tokens: list[str]) -> int:
+    return sum(1 for t in tokens if t == "coin")
+
+
+def servants_on_display(s: State, district: str, seat: int) -> int:
+    return sum(1 for _, owner in s.displays[district] if owner == seat)
+
+
+def reachable_cities(s: State, seat: int) -> list[str]:
+    """Travel: a city not travelled to before, next to Jinling or to a city travelled to."""
+    mine = s.p[seat].cities
+    return [city for city in C.CITIES if city not in mine and (C.CITY_PREVIOUS[city] is None or C.CITY_PREVIOUS[city] in mine)]
+
+
+def affordable(s: State, seat: int) -> list[str]:
+    p = s.p[seat]
+    return [pid for pid in p.unpublished if p.ideas[C.PORTFOLIOS[pid]["type"]] >= C.PORTFOLIOS[pid]["cost"]]
+
+
+def muses_shown(s: State) -> list[str]:
+    return [m for m in s.muses if m is not None]
+
+
+def river_boats(s: State) -> list[int]:
+    return [b for b in s.river if b >= 0]
+
+
+def stack_available(s: State) -> bool:
+    return bool(s.stack or s.bottom or (s.portfolio_age == 1 and not s.age2_formed))
+
+
+def metric(s: State, seat: int, kind: str) -> int:
+    """What a Scoring Trend / Scoring Goal counts for a player."""
+    p = s.p[seat]
+    if kind in ("drama", "novel", "painting"):
+        return sum(1 for pid in p.published if C.PORTFOLIOS[pid]["type"] == kind)
+    if kind == "gold":
+        return p.coins // 5
+    if kind == "assistant":
+        return len(p.assistants)
+    if kind == "scenery":
+        return sum(C.CITY_SCENERY[city] for city in p.cities)
+    return 0
+
+
+def public_points(s: State, seat: int, per_match: int) -> int:
+    """Public Scoring: every Scoring Trend Tile on the track scores (duplicates score twice)."""
+    return per_match * sum(metric(s, seat, t) for t in s.trend_track)
+
+
+def boat_ranking(s: State, boat: int) -> list[int]:
+    """Seats by most servants; ties go to the servants further right (placed earlier)."""
+    spaces = [(-count, index, seat) for index, (seat, count) in enumerate(s.boats[boat].spaces) if seat >= 0 and count > 0]
+    return [seat for _, _, seat in sorted(spaces)]
+
+
+# --- Society display ----------------------------------------------------------------------------
+def replenish_display(c: Ctx) -> None:
+    """Replenish the 4 Portfolio spaces from the stack; an exhausted Age 1 stack before the Round 3
+    swap is replaced by the shuffled Age 2 tiles; after that, no more tiles."""
+    s = c.s
+    while len(s.display) < 4:
+        if not s.stack and not s.bottom:
+            if s.portfolio_age == 1 and not s.age2_formed:
+                c.emit(Age2StackFormed(stack=C.portfolios_of_age(2)))
+            else:
+                return
+        pool = s.stack if s.stack else s.bottom[0]
+        c.emit(PortfolioRevealed(portfolio=c.rng.choice(pool)))
+
+
+def draw_from_stack(c: Ctx) -> str | None:
+    s = c.s
+    if not s.stack and not s.bottom:
+        if s.portfolio_age == 1 and not s.age2_formed:
+            c.emit(Age2StackFormed(stack=C.portfolios_of_age(2)))
+        else:
+            return None
+    pool = s.stack if s.stack else s.bottom[0]
+    return c.rng.choice(pool)
+
+
+# --- shared actions -----------------------------------------------------------------------------
+def publish(c: Ctx, seat: int, pid: str, where: str) -> None:
+    """Publish a Portfolio: pay its Ideas cost, gain its payout; in the Teahouse or Tavern slide a
+    matching Display Tile onto the Display Track with one of your Servants."""
+    d = C.PORTFOLIOS[pid]
+    gain(c, seat, {d["type"]: -d["cost"]}, "publishing cost")
+    c.emit(PortfolioPublished(seat=seat, portfolio=pid, where=where))
+    gain(c, seat, d["payout"], "publishing payout")
+    if where in ("teahouse", "tavern") and c.s.display_supply[d["type"]] > 0:
+        c.emit(DisplayTileAdded(district=where, kind=d["type"], seat=seat))
+
+
+def place_on_muse(c: Ctx, seat: int, muse: str, bonus: bool) -> None:
+    """Parlour: place a Servant on a Muse (gain the bonus); the second Servant of a colour hires
+    the Muse as an Assistant, wherever it was placed from."""
+    c.emit(ServantOnMuse(seat=seat, muse=muse))
+    if bonus:
+        gain(c, seat, C.MUSE_BONUS[muse], "muse bonus")
+    if c.s.muse_servants.get(muse, []).count(seat) >= 2:
+        c.emit(MuseHired(seat=seat, muse=muse))
+        if c.s.muse_stack:
+            c.emit(MuseRevealed(muse=c.rng.choice(c.s.muse_stack)))
+
+
+def start_shop(c: Ctx, seat: int, shop: str) -> None:
+    """Temple Fair shop actions, side A."""
+    s = c.s
+    if shop == "A1":
+        c.push("publish", seat, "A1")
+        c.push("idea", seat, "A1")
+    elif shop == "A2":
+        if reachable_cities(s, seat):
+            c.push("travel", seat, "peddler")
+    elif shop == "A3":
+        if muses_shown(s):
+            c.push("muse", seat, "gift")
+    elif shop == "A4":
+        if s.p[seat].coins >= 1 and river_boats(s):
+            c.push("boat", seat, "A4")
+    elif shop == "A5":
+        if s.spirits_supply > 0:
+            c.emit(SpiritsTileTaken(seat=seat))
+    elif shop == "A6":
+        if s.display or stack_available(s):
+            c.push("take_portfolio", seat, "A6")
+
+
+def can_activate(s: State, seat: int, a: str) -> bool:
+    p = s.p[seat]
+    if a == "B03":
+        return p.coins >= 1
+    if a == "B07":
+        return p.coins >= 2 and bool(river_boats(s))
+    if a == "B08":
+        return sum(p.ideas.values()) >= 2
+    if a == "B12":
+        return bool(p.used or p.drafted)
+    if a == "B13":
+        return p.coins >= 1 and bool(reachable_cities(s, seat))
+    if a == "B14":
+        return p.coins >= 1 and len(river_boats(s)) > 1 and any(
+            sp[0] == seat for b in river_boats(s) for sp in s.boats[b].spaces)
+    if a == "B15":
+        return p.coins >= 1 and bool(muses_shown(s))
+    if a == "B17":
+        return p.coins >= 1 and bool(s.display)
+    if a == "B18":
+        return stack_available(s)
+    if a == "B20":
+        return p.coins >= 2 and bool(affordable(s, seat))
+    return True
+
+
+def activate(c: Ctx, seat: int, a: str, income: bool) -> None:
+    """List of Assistant Powers B01-B20."""
+    s = c.s
+    c.emit(AssistantActivated(seat=seat, assistant=a, income=income))
+    why = f"assistant {a}"
+    if a == "B01":
+        gain(c, seat, {"spirit": 2}, why)
+    elif a == "B02":
+        gain(c, seat, {"coin": 1 + servants_on_display(s, "teahouse", seat)}, why)
+    elif a == "B03":
+        gain(c, seat, {"coin": -1}, why)
+        start_shop(c, seat, s.shops[s.pointer])
+    elif a == "B04":
+        gain(c, seat, ["painting"], why)
+    elif a == "B05":
+        c.push("fair", seat, "B05")
+    elif a == "B06":
+        c.push("idea", seat, "B06")
+    elif a == "B07":
+        gain(c, seat, {"coin": -2}, why)
+        c.push("boat", seat, "B07")
+    elif a == "B08":
+        c.push("exchange", seat)
+    elif a == "B09":
+        gain(c, seat, ["drama"], why)
+    elif a == "B10":
+        gain(c, seat, {"coin": 2}, why)
+    elif a == "B11":
+        gain(c, seat, {"vp": 1 + servants_on_display(s, "tavern", seat)}, why)
+    elif a == "B12":
+        c.push("swap_tile", seat)
+    elif a == "B13":
+        gain(c, seat, {"coin": -1}, why)
+        c.push("travel", seat, "free")
+    elif a == "B14":
+        gain(c, seat, {"coin": -1}, why)
+        c.push("boat_move", seat)
+    elif a == "B15":
+        gain(c, seat, {"coin": -1}, why)
+        c.push("muse", seat, "extra")
+    elif a == "B16":
+        gain(c, seat, ["novel"], why)
+    elif a == "B17":
+        gain(c, seat, {"coin": -1}, why)
+        c.push("take_portfolio", seat, "B17")
+    elif a == "B18":
+        pid = draw_from_stack(c)
+        if pid is not None:
+            c.emit(PortfolioTaken(seat=seat, portfolio=pid, source="stack"))
+    elif a == "B19":
+        gain(c, seat, {"vp": 2}, why)
+    elif a == "B20":
+        gain(c, seat, {"coin": -2}, why)
+        c.push("publish", seat, "B20")
+
+
+def discard_rightmost(c: Ctx, seat: int) -> None:
+    """Player Turn 2: discard the rightmost Action Tile and gain its Discard Bonus."""
+    p = c.s.p[seat]
+    if p.track:
+        tile = p.track[0]
+        c.emit(TileDiscarded(seat=seat, tile=tile))
+        gain(c, seat, C.ACTION_TILES[tile]["bonus"], "discard bonus")
+
+
+def start_district(c: Ctx, seat: int, d: str) -> None:
+    """District Actions (side A)."""
+    s = c.s
+    if d == "society":
+        if not s.p[seat].society_visited:
+            c.emit(OrderMarkerPlaced(seat=seat))
+        c.push("society", seat)
+    elif d == "teahouse":
+        gain(c, seat, {"coin": servants_on_display(s, "teahouse", seat)}, "teahouse servants")
+        c.push("publish_or_inspire", seat, "teahouse")
+    elif d == "tavern":
+        gain(c, seat, {"coin": -1, "spirit": 1}, "tavern")
+        gain(c, seat, {"vp": servants_on_display(s, "tavern", seat)}, "tavern servants")
+        c.push("publish_or_inspire", seat, "tavern")
+    elif d == "parlour":
+        gain(c, seat, {"coin": -1, "spirit": 1}, "parlour")
+        c.push("muse", seat, "parlour")
+    elif d == "travel":
+        c.push("travel", seat, "district")
+    elif d == "temple_fair":
+        c.push("fair", seat, "district")
+
+
+def can_visit(s: State, seat: int, slot: int, district: str) -> str | None:
+    """Why the district cannot be visited with the tile in ``slot`` (None if it can)."""
+    p = s.p[seat]
+    if len(s.tracks[district]) >= C.SCHOLAR_SPACES:
+        return "district_full"
+    rest = p.track[:slot] + p.track[slot + 1:]
+    coins = p.coins + (coins_in(C.ACTION_TILES[rest[0]]["bonus"]) if rest else 0)
+    if coins < C.DISTRICT_COST.get(district, 0):
+        return "insufficient_coins"
+    if district == "parlour" and not muses_shown(s):
+        return "no_muse"
+    if district == "travel":
+        cities = reachable_cities(s, seat)
+        if not cities:
+            return "no_city"
+        if min(C.CITY_COST[city] for city in cities) > coins:
+            return "insufficient_coins"
+    return None
+
+
+# --- the flow of a round ------------------------------------------------------------------------
+def _after_turn(c: Ctx, f: Frame) -> None:
+    """Player Turn 4: slide and replenish from the bag one tile at a time."""
+    p = c.s.p[f.seat]
+    while p.bag and len(p.track) < C.TRACK_SIZE:
+        draw_tile(c, f.seat)
+    c.emit(TurnEnded(seat=f.seat), StepEnded())
+
+
+AUTO = {"after_turn": _after_turn}
+
+
+def _phase_start(c: Ctx) -> None:
+    s = c.s
+    for seat in reversed(s.order):  # assumed: starting portfolios are chosen in reverse turn order
+        if not s.p[seat].unpublished:
+            c.push("pick_start", seat)
+            return
+    c.emit(DisplayFormed(), PhaseBegan(phase="actions", round=1))
+
+
+def _phase_actions(c: Ctx) -> None:
+    s = c.s
+    n = s.players
+    for pos in range(s.turn_pos, 3 * n):
+        seat = s.order[pos % n]
+        p = s.p[seat]
+        if p.scholars > 0 and p.track:
+            c.emit(TurnBegan(seat=seat, pos=pos))
+            c.push("turn", seat)
+            return
+    c.emit(PhaseBegan(phase="income", round=s.round))
+
+
+def _phase_income(c: Ctx) -> None:
+    """Upkeep 1, Personal Income; the automatic incomes are taken first (never a disadvantage)."""
+    s = c.s
+    if s.income_pos >= s.players:
+        c.emit(PhaseBegan(phase="boats", round=s.round))
+        return
+    seat = s.order[s.income_pos]
+    c.emit(IncomeBegan(seat=seat))
+    p = s.p[seat]
+    coins = sum(C.PORTFOLIOS[pid]["income"].get("coin", 0) for pid in p.published)
+    gain(c, seat, {"coin": coins}, "drama income")
+    gain(c, seat, {"coin": servants_on_display(s, "teahouse", seat)}, "teahouse servants")
+    gain(c, seat, {"vp": servants_on_display(s, "tavern", seat)}, "tavern servants")
+    if _income_moves(s, seat):
+        c.push("income", seat)
+
+
+def _income_moves(s: State, seat: int) -> list:
+    p = s.p[seat]
+    moves: list = []
+    if p.ideas["novel"] >= 1:
+        moves += [ActivateNovel(portfolio=pid) for pid in p.published
+                  if C.PORTFOLIOS[pid]["type"] == "novel" and pid not in p.income_used]
+    moves += [ActivateAssistant(assistant=a) for a in p.assistants if a not in p.income_used and can_activate(s, seat, a)]
+    return moves
+
+
+def _phase_boats(c: Ctx) -> None:
+    """Upkeep 2, Resolve Boats."""
+    s = c.s
+    for i, d in enumerate(s.districts):
+        boat = s.river[i]
+        if boat >= 0:
+            for seat in list(s.tracks[d]):
+                c.emit(BoatServantPlaced(seat=seat, boat=boat))
+    c.emit(BoatsSlid())
+    ranking = boat_ranking(s, s.upkeep_boat)
+    if ranking:
+        c.emit(PhaseBegan(phase="trend", round=s.round))
+        c.push("trend", ranking[0])
+    else:
+        c.emit(TrendChosen(seat=-1, trend=s.boats[s.upkeep_boat].trends[-1]))
+        c.emit(PhaseBegan(phase="draft", round=s.round))
+
+
+def _phase_trend(c: Ctx) -> None:
+    c.emit(PhaseBegan(phase="draft", round=c.s.round))
+
+
+def draft_order(s: State) -> list[int]:
+    """Upkeep 3: the Scholar Markers form a row left to right (Rest Area last)."""
+    queue: list[int] = []
+    for d in [*s.districts, C.REST]:
+        queue += list(reversed(s.tracks[d]))
+    return queue
+
+
+def _phase_draft(c: Ctx) -> None:
+    s = c.s
+    if s.round in C.DRAFT_ROUNDS:
+        c.emit(PhaseBegan(phase="drafting", round=s.round, queue=draft_order(s)))
+    else:
+        c.emit(ScholarsRecovered(), PhaseBegan(phase="events", round=s.round))
+
+
+def _phase_drafting(c: Ctx) -> None:
+    s = c.s
+    if s.draft_queue and s.upkeep_tiles:
+        c.push("draft", s.draft_queue[0])
+    else:
+        c.emit(ScholarsRecovered(), PhaseBegan(phase="events", round=s.round))
+
+
+def _phase_events(c: Ctx) -> None:
+    """Upkeep 4, Upkeep Events."""
+    s = c.s
+    r = s.round
+    if r in C.REFILL_AGE:
+        tiles = c.rng.sample(C.tiles_of_age(C.REFILL_AGE[r]), C.DRAFT_TILES[s.players])
+        c.emit(UpkeepTilesRefilled(tiles=sorted(tiles)))
+    if r in C.PUBLIC_SCORING:
+        c.emit(PublicScored(vp=[public_points(s, seat, C.PUBLIC_SCORING[r]) for seat in range(s.players)]))
+    if r in C.BAG_REFILL_ROUNDS:
+        for seat in s.order:
+            c.emit(BagRefilled(seat=seat))
+            for _ in range(C.TRACK_SIZE):
+                draw_tile(c, seat)
+    if r == C.SWAP_ROUND:
+        held = {pid for p in s.p for pid in p.unpublished + p.published}
+        c.emit(Age2Swapped(stack=[pid for pid in C.portfolios_of_age(2) if pid not in held]))
+        replenish_display(c)
+    if r == C.ROUNDS:
+        from .scoring import final_scoring
+
+        c.emit(FinalScored(breakdown=final_scoring(s)))
+        return
+    c.emit(PhaseBegan(phase="board", round=r))
+
+
+def _phase_board(c: Ctx) -> None:
+    """Upkeep 5, Update Board Status: rotate the pointer, adjust the turn order."""
+    s = c.s
+    c.emit(PointerRotated(pointer=(s.pointer + 1) % C.FAIR_SPACES))
+    order = list(s.next_order) + [seat for seat in s.order if seat not in s.next_order]
+    c.emit(TurnOrderAdjusted(order=order), PhaseBegan(phase="spirits", round=s.round))
+
+
+def _phase_spirits(c: Ctx) -> None:
+    """Upkeep 6, Consume Spirits: 1, plus 1 per unpublished Portfolio and per Assistant."""
+    s = c.s
+    for seat in s.order:
+        p = s.p[seat]
+        amount = min(p.spirit, 1 + len(p.unpublished) + len(p.assistants))
+        c.emit(SpiritConsumed(seat=seat, amount=amount))
+    queue = [seat for seat in s.order if s.p[seat].spirit == 0]
+    c.emit(PhaseBegan(phase="mandatory", round=s.round, queue=queue))
+
+
+def _phase_mandatory(c: Ctx) -> None:
+    s = c.s
+    if s.mandatory:
+        seat = s.mandatory[0]
+        if s.p[seat].track and s.p[seat].spirit == 0:
+            c.push("mandatory_rest", seat)
+        else:  # pragma: no cover - defensive: nothing to rest with
+            c.emit(PhaseBegan(phase="mandatory", round=s.round, queue=s.mandatory[1:]))
+        return
+    c.emit(PhaseBegan(phase="actions", round=s.round + 1))
+
+
+PHASES = {
+    "start": _phase_start, "actions": _phase_actions, "income": _phase_income, "boats": _phase_boats,
+    "trend": _phase_trend, "draft": _phase_draft, "drafting": _phase_drafting, "events": _phase_events,
+    "board": _phase_board, "spirits": _phase_spirits, "mandatory": _phase_mandatory,
+}
+
+
+def advance(c: Ctx) -> None:
+    """Run automatic steps until a decision is needed or the game is over."""
+    s = c.s
+    while not s.finished:
+        if s.steps:
+            top = s.steps[-1]
+            auto = AUTO.get(top.kind)
+            if auto is None:
+                return
+            auto(c, top)
+        else:
+            PHASES[s.phase](c)
+
+
+# --- who acts, what is legal ----------------------------------------------------------------------
+def to_act(state: State) -> list[int]:
+    if state.finished or not state.steps:
+        return []
+    return [state.steps[-1].seat]
+
+
+IDEA_PAIRS = [list(p) for p in combinations_with_replacement(C.IDEAS, 2)]
+
+
+def frame_moves(s: State, seat: int, f: Frame) -> list:  # noqa: C901
+    p = s.p[seat]
+    k = f.kind
+    if k == "pick_start":
+        return [ChooseStartingPortfolio(portfolio=pid) for pid in s.offer]
+    if k == "turn":
+        moves: list = []
+        for slot, tile in enumerate(p.track):
+            for d in C.ACTION_TILES[tile]["districts"]:
+                if can_visit(s, seat, slot, d) is None:
+                    moves.append(VisitDistrict(slot=slot, district=d))
+        return moves + [Rest(slot=slot) for slot in range(len(p.track))]
+    if k == "mandatory_rest":
+        return [Rest(slot=slot) for slot in range(len(p.track))]
+    if k == "society":
+        moves = []
+        if p.coins >= 1 and not p.refreshed and s.display:
+            moves.append(RefreshPortfolios())
+        moves += [TakePortfolios(portfolios=sorted(pair)) for pair in combinations(s.display, 2)]
+        moves += [TakePortfolioAndIdea(portfolio=pid, idea=i) for pid in s.display for i in C.IDEAS]
+        return moves + [TakeIdeas(ideas=pair) for pair in IDEA_PAIRS]
+    if k == "publish_or_inspire":
+        return [Publish(portfolio=pid) for pid in affordable(s, seat)] + [DrawInspiration()]
+    if k == "muse":
+        moves = [PlaceServant(muse=m) for m in muses_shown(s)]
+        return moves + [Pass()] if f.arg == "gift" else moves
+    if k == "assistant_offer":
+        return ([ActivateAssistant(assistant=f.arg)] if can_activate(s, seat, f.arg) else []) + [Pass()]
+    if k == "travel":
+        cities = reachable_cities(s, seat)
+        if f.arg == "district":
+            cities = [city for city in cities if C.CITY_COST[city] <= p.coins]
+        moves = [TravelTo(city=city) for city in cities]
+        return moves + [Pass()] if f.arg == "peddler" or not moves else moves
+    if k == "take_portfolio":
+        moves = [TakePortfolio(portfolio=pid) for pid in s.display]
+        if f.arg == "A6":
+            if f.n == 0 and (s.display or stack_available(s)):
+                moves.insert(0, RefreshPortfolios())
+            moves.append(Pass())
+        return moves or [Pass()]
+    if k == "fair":
+        if f.arg == "B05":
+            return [MoveServant(distance=1, clockwise=True), MoveServant(distance=1, clockwise=False)]
+        return [MoveServant(distance=d, clockwise=cw) for d, cost in C.FAIR_MOVES.items() if cost <= p.coins for cw in (True, False)]
+    if k == "idea":
+        return [TakeIdea(idea=i) for i in C.IDEAS]
+    if k == "publish":
+        moves = [Publish(portfolio=pid) for pid in affordable(s, seat)]
+        return moves + [Pass()] if f.arg == "A1" or not moves else moves
+    if k == "boat":
+        moves = [PlaceOnBoat(boat=b) for b in sorted(river_boats(s))]
+        return moves + [Pass()] if f.arg == "A4" or not moves else moves
+    if k == "boat_move":
+        mine = [b for b in river_boats(s) if any(sp[0] == seat for sp in s.boats[b].spaces)]
+        moves = [MoveBoatServant(from_boat=a, to_boat=b) for a in sorted(mine) for b in sorted(river_boats(s)) if a != b]
+        return moves or [Pass()]
+    if k == "exchange":
+        owned = [i for i in C.IDEAS for _ in range(min(2, p.ideas[i]))]
+        gives = sorted({tuple(sorted(g)) for g in combinations(owned, 2)})
+        return [ExchangeIdeas(give=list(g), take=t) for g in gives for t in IDEA_PAIRS] or [Pass()]
+    if k == "swap_tile":
+        tiles = sorted(set(p.used + p.drafted))
+        if not p.track:
+            return [SwapActionTile(tile=t, slot=-1) for t in tiles] or [Pass()]
+        return [SwapActionTile(tile=t, slot=slot) for t in tiles for slot in range(len(p.track))] or [Pass()]
+    if k == "income":
+        return _income_moves(s, seat) + [EndIncome()]
+    if k == "trend":
+        return [ChooseTrend(trend=t) for t in s.boats[s.upkeep_boat].trends]
+    if k == "draft":
+        return [DraftTile(tile=t) for t in sorted(set(s.upkeep_tiles))]
+    return []
+
+
+def legal_moves(state: State, seat: int) -> list:
+    if state.finished or not state.steps:
+        return []
+    top = state.steps[-1]
+    if top.seat != seat:
+        return []
+    moves = frame_moves(state, seat, top)
+    p = state.p[seat]
+    if p.spirits_tiles > 0 and p.spirit < C.SPIRIT_MAX:
+        moves.append(UseSpiritsTile())
+    return moves
+
+
+def _normalize(command):
+    if isinstance(command, TakePortfolios):
+        return TakePortfolios(portfolios=sorted(command.portfolios))
+    if isinstance(command, TakeIdeas):
+        return TakeIdeas(ideas=sorted(command.ideas))
+    if isinstance(command, ExchangeIdeas):
+        return ExchangeIdeas(give=sorted(command.give), take=sorted(command.take))
+    return command
+
+
+# --- decide -----------------------------------------------------------------------------------
+def decide(state: State, seat: int, command, rng: Rng) -> list:
+    if state.finished:
+        raise GameOver()
+    if not state.steps or state.steps[-1].seat != seat:
+        raise NotYourTurn()
+    command = _normalize(command)
+    top = state.steps[-1]
+    if command not in legal_moves(state, seat):
+        raise diagnose(state, seat, top, command)
+    c = Ctx(clone(state), rng)
+    from .handlers import handle
+
+    handle(c, seat, c.s.steps[-1], command)
+    advance(c)
+    return c.events
+
+
+STEP_COMMANDS = {
+    "pick_start": (ChooseStartingPortfolio,),
+    "turn": (VisitDistrict, Rest),
+    "mandatory_rest": (Rest,),
+    "society": (RefreshPortfolios, TakePortfolios, TakePortfolioAndIdea, TakeIdeas),
+    "publish_or_inspire": (Publish, DrawInspiration),
+    "muse": (PlaceServant, Pass),
+    "assistant_offer": (ActivateAssistant, Pass),
+    "travel": (TravelTo, Pass),
+    "take_portfolio": (TakePortfolio, RefreshPortfolios, Pass),
+    "fair": (MoveServant,),
+    "idea": (TakeIdea,),
+    "publish": (Publish, Pass),
+    "boat": (PlaceOnBoat, Pass),
+    "boat_move": (MoveBoatServant, Pass),
+    "exchange": (ExchangeIdeas, Pass),
+    "swap_tile": (SwapActionTile, Pass),
+    "income": (ActivateNovel, ActivateAssistant, EndIncome),
+    "trend": (ChooseTrend,),
+    "draft": (DraftTile,),
+}
+
+
+def diagnose(s: State, seat: int, f: Frame, command) -> RuleViolation:  # noqa: C901
+    """The rule a rejected command breaks (messages never reveal hidden information)."""
+    p = s.p[seat]
+    if isinstance(command, UseSpiritsTile):
+        if p.spirits_tiles == 0:
+            return violation("no_spirits_tile", "you have no Spirits Tile", "Spirit Level Track")
+        return violation("spirit_full", "your Spirit Level is already 6", "Spirit Level Track")
+    if not isinstance(command, STEP_COMMANDS.get(f.kind, ())):
+        return violation("not_now", f"that is not a decision of the current step ({f.kind})", "Gameplay")
+    if isinstance(command, (VisitDistrict, Rest)):
+        if not 0 <= command.slot < len(p.track):
+            return violation("no_such_tile", "there is no Action Tile in that space", "Player Turn 1")
+        if isinstance(command, VisitDistrict):
+            if command.district not in C.ACTION_TILES[p.track[command.slot]]["districts"]:
+                return violation("wrong_district", "the Action Tile does not show that district", "Player Turn 1")
+            why = can_visit(s, seat, command.slot, command.district) or "illegal_move"
+            return violation(why, f"you cannot visit {command.district} now ({why})", "Player Turn 1")
+    if isinstance(command, (TakePortfolios, TakePortfolioAndIdea, TakePortfolio)):
+        return violation("portfolio_not_displayed", "choose face-up Portfolio Tiles of the Society district", "Society")
+    if isinstance(command, RefreshPortfolios):
+        if p.refreshed:
+            return violation("already_refreshed", "you may refresh only once per turn", "Society")
+        if p.coins < 1:
+            return violation("insufficient_coins", "refreshing costs 1 Coin", "Society")
+    if isinstance(command, (TakeIdeas, TakeIdea, ExchangeIdeas)):
+        return violation("bad_idea", "choose Idea types among drama, novel and painting you can pay", "Idea Tiles")
+    if isinstance(command, Publish):
+        if command.portfolio not in p.unpublished:
+            return violation("not_your_portfolio", "you have no such unpublished Portfolio", "Teahouse")
+        return violation("insufficient_ideas", "you cannot pay the Ideas cost", "Teahouse")
+    if isinstance(command, PlaceServant):
+        return violation("no_such_muse", "that Muse is not in the Parlour", "Parlour")
+    if isinstance(command, TravelTo):
+        if command.city in p.cities:
+            return violation("already_travelled", "you travelled to that city before", "Travel")
+        if command.city in reachable_cities(s, seat):
+            return violation("insufficient_coins", "you cannot pay the Travel Cost", "Travel")
+        return violation("not_adjacent", "the city is not next to Jinling or a city you travelled to", "Travel")
+    if isinstance(command, MoveServant):
+        if command.distance not in C.FAIR_MOVES:
+            return violation("bad_distance", "move 1, 2 or 3 spaces", "Temple Fair")
+        return violation("insufficient_coins", "you cannot pay for that distance", "Temple Fair")
+    if isinstance(command, (PlaceOnBoat, MoveBoatServant)):
+        return violation("no_such_boat", "choose a Boat Tile on the River boards", "Resolve Boats")
+    if isinstance(command, ActivateNovel):
+        return violation("cannot_activate", "pay 1 Novel Idea for a published Novel, once per round", "Personal Income")
+    if isinstance(command, ActivateAssistant):
+        return violation("cannot_activate", "that Assistant Power cannot be activated now", "List of Assistant Powers")
+    if isinstance(command, ChooseTrend):
+        return violation("no_such_trend", "choose one of the 2 Scoring Trends on the boat", "Resolve Boats")
+    if isinstance(command, DraftTile):
+        return violation("tile_not_available", "that Action Tile is not on the Upkeep board", "Draft New Action Tiles")
+    if isinstance(command, Pass):
+        return violation("not_optional", "this action is not optional", "Gameplay")
+    return violation("illegal_move", "that move is not legal now", "Gameplay")

@@ -1,0 +1,51 @@
+"""Scenario helpers for the Jiangnan rule tests."""
+
+from domain.jiangnan import GAME, JiangnanOptions
+from domain.jiangnan.rules import Ctx, advance
+from domain.jiangnan.state import Frame
+from domain.kernel import Rng, clone
+from tests.support import given_state
+
+
+def started(players: int = 4, seed: str = "t"):
+    """A game after the starting portfolio choice: round 1, first turn of seat order[0]."""
+    state, _ = GAME.start(JiangnanOptions(players=players), seed)
+    while state.phase == "start":
+        seat = GAME.to_act(state)[0]
+        move = GAME.legal_moves(state, seat)[0]
+        state = GAME.fold(state, GAME.decide(state, seat, move, Rng(seed, 1)))
+    return state
+
+
+def play(state, seat, command, seed: str = "x"):
+    """Decide (checking decide does not mutate) and fold: (events, new state)."""
+    events = given_state(GAME, state).when(seat, command, seed=seed).events()
+    return events, GAME.fold(clone(state), events)
+
+
+def run(state, seed: str = "x"):
+    """Run the automatic steps from the current phase: (events, new state)."""
+    c = Ctx(clone(state), Rng(seed))
+    advance(c)
+    return c.events, c.s
+
+
+def at(state, seat, kind, arg: str = "", n: int = 0):
+    """Put ``seat`` in front of a decision inside its turn."""
+    state.steps = [Frame(kind="after_turn", seat=seat), Frame(kind=kind, seat=seat, arg=arg, n=n)]
+    return state
+
+
+def drive(state, until, seed: str = "drive", limit: int = 5000):
+    """Play the first legal move until ``until(state)``."""
+    for i in range(limit):
+        if until(state) or state.finished:
+            return state
+        seat = GAME.to_act(state)[0]
+        moves = [m for m in GAME.legal_moves(state, seat) if type(m).__name__ != "UseSpiritsTile"]
+        state = GAME.fold(state, GAME.decide(state, seat, moves[0], Rng(seed, i)))
+    raise AssertionError("condition never reached")
+
+
+def types(events):
+    return [type(e).__name__ for e in events]

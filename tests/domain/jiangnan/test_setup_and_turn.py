@@ -1,0 +1,156 @@
+"""Game Setup, the starting portfolio choice, the Player Turn, Rest and hidden information."""
+
+import pytest
+
+from domain.jiangnan import GAME, JiangnanOptions
+from domain.jiangnan import components as C
+from domain.jiangnan.commands import ChooseStartingPortfolio, DrawInspiration, Pass, Rest, UseSpiritsTile, VisitDistrict
+from domain.jiangnan.events import ActionTileDrawn
+from domain.kernel import InvalidOptions, redact_for
+from tests.support import given, given_state
+
+from .helpers import at, play, started, types
+
+
+@pytest.mark.parametrize("players,tiles", [(3, 9), (4, 12)])
+def test_chapter_1_setup(players, tiles):
+    state, events = GAME.start(JiangnanOptions(players=players), "setup")
+    assert state.districts == list(C.DISTRICTS)
+    assert len(state.upkeep_tiles) == tiles and all(t.startswith("1-") for t in state.upkeep_tiles)
+    assert len(state.offer) == 4 + players and state.display == []
+    assert len(state.stack) == 21 - 4 - players
+    assert sorted(state.shops) == list(C.SHOPS_A) and state.pointer == 0
+    assert len(state.travel) == 10 and len(set(state.travel.values())) == 10
+    assert len([m for m in state.muses if m]) == 4 and len(state.muse_stack) == 12
+    assert set(state.muses + state.muse_stack) == {f"B{n:02d}" for n in range(1, 17)}
+    assert sorted(len(v) for v in state.displays.values()) == [3, 3]
+    kinds = [k for v in state.displays.values() for k, _ in v]
+    assert sorted(kinds) == sorted(list(C.IDEAS) * 2)
+    assert len(state.goals) == 5 and set(state.goals) <= set("ABCDEF")
+    combos = set()
+    for boat in state.boats:  # both trend placement rules
+        assert len(boat.trends) == 2 and boat.trends[0] != boat.trends[1]
+        combos.add(frozenset(boat.trends))
+    assert len(combos) == 6
+    for p in state.p:
+        assert len(p.track) == 4 and len(p.bag) == 8
+        assert sorted(p.track + p.bag) == sorted(C.STARTING_TILES)
+        assert p.coins == 3 and p.spirit == 4 and p.ideas == {"drama": 1, "novel": 1, "painting": 1}
+        assert p.scholars == 3 and p.servants == 25
+    # the starting portfolio choice, in reverse turn order
+    assert GAME.to_act(state) == [players - 1]
+
+
+@pytest.mark.parametrize("options", [JiangnanOptions(players=2), JiangnanOptions(players=5), JiangnanOptions(players=4, chapter=2)])
+def test_unsupported_options(options):
+    with pytest.raises(InvalidOptions):
+        GAME.start(options, "x")
+
+
+def test_starting_portfolios_each_keep_one_and_the_rest_form_the_display():
+    state, events = GAME.start(JiangnanOptions(players=3), "pick")
+    first = state.offer[0]
+    given_state(GAME, state).when(0, ChooseStartingPortfolio(portfolio=first)).raises("not_your_turn")
+    given_state(GAME, state).when(2, ChooseStartingPortfolio(portfolio="B15")).raises("illegal_move")
+    _, state = play(state, 2, ChooseStartingPortfolio(portfolio=first))
+    assert state.p[2].unpublished == [first] and GAME.to_act(state) == [1]
+    _, state = play(state, 1, GAME.legal_moves(state, 1)[0])
+    events, state = play(state, 0, GAME.legal_moves(state, 0)[0])
+    assert len(state.display) == 4 and state.offer == []
+    assert state.phase == "actions" and state.round == 1 and GAME.to_act(state) == [0]
+
+
+def test_player_turn_five_steps():
+    state = started()
+    p = state.p[0]
+    p.track = ["S01", "S05", "S07", "S12"]  # S01 (rightmost): Society, coin
+    events, after = play(state, 0, VisitDistrict(slot=1, district="teahouse"))
+    q = after.p[0]
+    assert q.used == ["S05"] and q.discarded == ["S01"]
+    assert q.coins == 4  # discard bonus
+    assert after.tracks["teahouse"] == [0]
+    assert after.steps[-1].kind == "publish_or_inspire"
+    events, after = play(after, 0, DrawInspiration())
+    q = after.p[0]
+    assert q.track[:2] == ["S07", "S12"] and len(q.track) == 4 and len(q.bag) == 6  # slid right, refilled
+    assert GAME.to_act(after) == [after.order[1]]
+
+
+def test_age_3_tiles_offer_either_district():
+    state = started()
+    state.p[0].track = ["S01", "3-01"]  # 3-01: Society or Parlour
+    moves = GAME.legal_moves(state, 0)
+    assert VisitDistrict(slot=1, district="society") in moves and VisitDistrict(slot=1, district="parlour") in moves
+    given_state(GAME, state).when(0, VisitDistrict(slot=1, district="travel")).raises("wrong_district")
+
+
+def test_discard_bonus_may_pay_the_visit():
+    state = started()
+    state.p[0].coins = 0
+    state.p[0].track = ["S09", "S10"]  # rightmost S09 gives 1 coin; S10 is a Tavern tile
+    assert VisitDistrict(slot=1, district="tavern") in GAME.legal_moves(state, 0)
+    _, after = play(state, 0, VisitDistrict(slot=1, district="tavern"))
+    assert after.p[0].coins == 0 and after.p[0].spirit == 5
+    state.p[0].track = ["S10", "S09"]  # now the discarded tile gives a drama idea
+    given_state(GAME, state).when(0, VisitDistrict(slot=1, district="tavern")).raises("insufficient_coins")
+
+
+def test_full_scholar_track_cannot_be_visited():
+    state = started()
+    state.tracks["society"] = [1, 2, 3, 1]
+    state.p[0].track = ["S12", "S01"]
+    given_state(GAME, state).when(0, VisitDistrict(slot=1, district="society")).raises("district_full")
+
+
+def test_wrong_seat_and_wrong_step():
+    state = started()
+    given_state(GAME, state).when(1, Rest(slot=0)).raises("not_your_turn")
+    given_state(GAME, state).when(0, DrawInspiration()).raises("not_now")
+    given_state(GAME, state).when(0, Pass()).raises("not_now")
+    given_state(GAME, state).when(0, UseSpiritsTile()).raises("no_spirits_tile")
+
+
+def test_rest_example():
+    """Green has no coins and cannot visit any of its 4 districts: Rest with the third tile,
+    discard the rightmost for 1 Spirit, gain 2 Coins and 4 Spirit (capped at 6)."""
+    state = started()
+    p = state.p[0]
+    p.coins, p.spirit = 0, 2
+    p.track = ["1-07", "S04", "S10", "1-08"]  # travel/spirit, parlour, tavern, travel
+    assert GAME.legal_moves(state, 0) == [Rest(slot=i) for i in range(4)]
+    events, after = play(state, 0, Rest(slot=2))
+    q = after.p[0]
+    assert after.tracks["rest"] == [0] and q.scholars == 2
+    assert q.used == ["S10"] and q.discarded == ["1-07"]
+    assert q.coins == 2 and q.spirit == 6
+
+
+def test_spirits_tile_any_time():
+    state = started()
+    state.p[0].spirits_tiles, state.p[0].spirit = 1, 2
+    assert UseSpiritsTile() in GAME.legal_moves(state, 0)
+    _, after = play(state, 0, UseSpiritsTile())
+    assert after.p[0].spirit == 5 and after.p[0].spirits_tiles == 0 and GAME.to_act(after) == [0]
+    state.p[0].spirit = 6
+    given_state(GAME, state).when(0, UseSpiritsTile()).raises("spirit_full")
+
+
+def test_drawn_tiles_are_hidden_from_the_others():
+    state, events = GAME.start(JiangnanOptions(players=3), "hidden")
+    drawn = [e for e in events if isinstance(e, ActionTileDrawn)]
+    assert len(drawn) == 12
+    for e in drawn:
+        assert e.visible_to() == (e.seat,)
+        assert redact_for(e, e.seat) == e
+        assert redact_for(e, (e.seat + 1) % 3).tile is None and redact_for(e, None).tile is None
+    v = GAME.view(state, 1)
+    assert v.player_boards[1]["bag"] == sorted(state.p[1].bag)
+    assert v.player_boards[0]["bag"] is None and v.player_boards[0]["bag_count"] == 8
+    assert "stack" not in v.board and v.board["portfolio_stack_count"] == len(state.stack)
+    assert GAME.view(state, None).player_boards[1]["bag"] is None
+
+
+def test_given_folds_setup_events():
+    state, events = GAME.start(JiangnanOptions(players=4), "fold")
+    assert given(GAME, events, JiangnanOptions(players=4)).state == state
+    assert GAME.to_act(state) == [3] and types(events)[0] == "GameSetUp"

@@ -1,0 +1,359 @@
+"""Upkeep phase steps 1-6, final scoring and the assistant powers."""
+
+from domain.jiangnan import GAME
+from domain.jiangnan import components as C
+from domain.jiangnan.commands import *  # noqa: F403
+from domain.jiangnan.rules import draft_order, public_points
+from domain.jiangnan.scoring import final_scoring
+from domain.jiangnan.state import Frame
+from tests.support import given_state
+
+from .helpers import at, drive, play, run, started, types
+
+
+def upkeep(state, phase, rnd=1):
+    state.steps, state.phase, state.round = [], phase, rnd
+    return state
+
+
+# --- 1. Personal Income -------------------------------------------------------------------------
+def test_personal_income():
+    state = upkeep(started(), "income")
+    p = state.p[state.order[0]]
+    p.published = ["B1", "C1", "C2"]
+    p.assistants = ["B10"]
+    state.displays["teahouse"] = [["drama", state.order[0]], ["novel", -1], ["drama", -1]]
+    state.displays["tavern"] = [["drama", state.order[0]], ["novel", state.order[0]], ["drama", -1]]
+    seat = state.order[0]
+    events, after = run(state)
+    q = after.p[seat]
+    assert q.coins == 3 + 1 + 1 and q.vp == 2  # drama income, teahouse servant; tavern servants
+    moves = GAME.legal_moves(after, seat)
+    assert moves == [ActivateNovel(portfolio="C1"), ActivateNovel(portfolio="C2"), ActivateAssistant(assistant="B10"), EndIncome()]
+    _, after = play(after, seat, ActivateNovel(portfolio="C1"))
+    assert after.p[seat].ideas["novel"] == 0 and after.p[seat].vp == 2 + C.PORTFOLIOS["C1"]["income"]["vp"]
+    given_state(GAME, after).when(seat, ActivateNovel(portfolio="C2")).raises("cannot_activate")  # no novel idea left
+    _, after = play(after, seat, ActivateAssistant(assistant="B10"))
+    assert after.p[seat].coins == 7
+    given_state(GAME, after).when(seat, ActivateAssistant(assistant="B10")).raises("cannot_activate")  # once per round
+    _, after = play(after, seat, EndIncome())
+    assert after.income_pos >= 1
+
+
+# --- 2. Resolve Boats -------------------------------------------------------------------------
+def test_servant_placement_example():
+    """Placement from the rightmost scholar: Purple, Green, White.  Green already has a servant in
+    the first space: Purple takes the second, Green joins its own, White takes the third."""
+    purple, green, white = 0, 1, 2
+    state = upkeep(started(), "boats")
+    d = state.districts[2]
+    boat = state.river[2]
+    state.boats[boat].spaces = [[green, 1], [-1, 0], [-1, 0], [-1, 0]]
+    state.tracks[d] = [purple, green, white]
+    state.tracks["rest"] = [3]
+    events, after = run(state)
+    assert after.boats[boat].spaces == [[green, 2], [purple, 1], [white, 1], [-1, 0]]
+    assert after.p[3].servants == 25  # resting scholars place none
+
+
+def test_boat_resolution_example():
+    """2 Green, 1 Purple, 1 White: Green wins and chooses; servants return; the other trend is
+    removed; the boat goes to the leftmost river board with the bottom goal tile."""
+    purple, green, white = 0, 1, 2
+    state = upkeep(started(), "boats")
+    last = state.river[-1]
+    state.boats[last].spaces = [[purple, 1], [green, 2], [white, 1], [-1, 0]]
+    for seat, n in ((purple, 1), (green, 2), (white, 1)):
+        state.p[seat].servants -= n
+    state.boats[last].trends = ["drama", "painting"]
+    bottom_goal = state.goals[-1]
+    events, after = run(state)
+    assert after.phase == "trend" and GAME.to_act(after) == [green]
+    assert GAME.legal_moves(after, green) == [ChooseTrend(trend="drama"), ChooseTrend(trend="painting")]
+    _, after = play(after, green, ChooseTrend(trend="painting"))
+    assert after.trend_track == ["painting"]
+    assert all(p.servants == 25 for p in after.p)
+    assert after.river[0] == last and after.boats[last].goal == bottom_goal and after.boats[last].trends == []
+    assert len(after.goals) == 4
+
+
+def test_boat_tie_goes_to_the_earlier_placed_and_empty_boat_takes_the_rightmost_trend():
+    state = upkeep(started(), "boats")
+    last = state.river[-1]
+    state.boats[last].spaces = [[2, 1], [1, 1], [-1, 0], [-1, 0]]
+    _, after = run(state)
+    assert GAME.to_act(after) == [2]
+    state.boats[last].spaces = [[-1, 0]] * 4
+    state.boats[last].trends = ["gold", "scenery"]
+    events, after = run(state)
+    assert after.trend_track == ["scenery"] and "TrendChosen" in types(events)
+
+
+def test_no_goal_tile_in_round_6():
+    state = upkeep(started(), "boats", rnd=6)
+    state.goals = []
+    state.trend_track = ["drama"] * 5
+    last = state.river[-1]
+    events, after = run(state)
+    if after.phase == "trend":
+        seat = GAME.to_act(after)[0]
+        _, after = play(after, seat, GAME.legal_moves(after, seat)[0])
+    assert after.finished and last not in after.river and "ActionTileDrafted" not in types(events)
+
+
+# --- 3. Drafting ------------------------------------------------------------------------------
+def test_drafting_order_example():
+    """Purple A, Green B, White C, Orange D: D, B, C, A, A, B, C, B, D, C, D, A."""
+    a, b, c, d = 0, 1, 2, 3
+    state = upkeep(started(), "draft")
+    state.tracks["society"] = [a, c, b, d]
+    state.tracks["parlour"] = [b, c, b, a]
+    state.tracks["teahouse"] = [a, d, c, d]
+    assert draft_order(state) == [d, b, c, a, a, b, c, b, d, c, d, a]
+    _, after = run(state)
+    assert after.phase == "drafting" and GAME.to_act(after) == [d]
+    tile = after.upkeep_tiles[0]
+    _, after = play(after, d, DraftTile(tile=tile))
+    assert after.p[d].drafted == [tile] and GAME.to_act(after) == [b]
+    given_state(GAME, after).when(b, DraftTile(tile=tile)).raises("tile_not_available")
+
+
+def test_no_drafting_in_rounds_5_and_6():
+    state = upkeep(started(), "draft", rnd=5)
+    state.tracks["society"] = [0, 1]
+    events, after = run(state)
+    assert "ActionTileDrafted" not in types(events) and all(t == [] for t in after.tracks.values())
+    assert all(p.scholars == 3 for p in after.p)
+
+
+# --- 4. Upkeep events ---------------------------------------------------------------------------
+def test_refill_action_tiles_by_age():
+    for rnd, age in ((1, "2-"), (2, "3-"), (3, "4-")):
+        state = upkeep(started(players=3), "events", rnd)
+        _, after = run(state)
+        assert len(after.upkeep_tiles) == 9 and all(t.startswith(age) for t in after.upkeep_tiles)
+
+
+def test_public_scoring_examples():
+    state = started()
+    p = state.p[0]
+    state.trend_track = ["drama", "gold"]
+    p.published, p.coins = ["B1"], 8
+    assert public_points(state, 0, 2) == 4
+    state.trend_track = ["drama", "gold", "drama", "assistant"]
+    p.published, p.coins = ["B1", "B2", "B3"], 12
+    assert public_points(state, 0, 3) == 24
+    state.trend_track = ["drama", "gold", "drama", "assistant", "novel", "scenery"]
+    p.published, p.coins, p.assistants, p.cities = ["B1", "B2", "B3", "B4", "B5"], 21, ["B01"], ["A1"]
+    assert public_points(state, 0, 4) == 64
+
+
+def test_refill_draw_bags_in_round_2_with_exactly_12_tiles():
+    state = drive(started(), lambda s: s.round == 3)
+    assert state.phase == "actions" and state.turn_pos <= 1
+    for p in state.p:
+        rested = 3 - p.scholars  # a mandatory rest already used 2 of the 12 tiles
+        assert p.drafted == [] and len(p.used) == rested
+        assert len(p.bag) + len(p.track) == 12 - 2 * rested and len(p.track) == 4
+
+
+def test_age_2_swap_in_round_3():
+    state = upkeep(started(), "events", 3)
+    events, after = run(state)
+    assert "Age2Swapped" in types(events)
+    assert len(after.display) == 4 and all(C.PORTFOLIOS[p]["age"] == 2 for p in after.display + after.stack)
+
+
+# --- 5. Update Board Status --------------------------------------------------------------------
+def test_turn_order_adjustment_example():
+    """Green, White, Purple, Orange; White then Purple visited the Society: White, Purple, Green, Orange."""
+    green, white, purple, orange = 0, 1, 2, 3
+    state = upkeep(started(), "board")
+    state.order = [green, white, purple, orange]
+    state.next_order = [white, purple]
+    _, after = run(state)
+    assert after.order == [white, purple, green, orange] and after.pointer == 1 and after.next_order == []
+
+
+# --- 6. Consume Spirits and Mandatory Rest --------------------------------------------------------
+def test_spirit_consumption_example_and_mandatory_rest():
+    state = upkeep(started(), "spirits")
+    state.order = [0, 1, 2, 3]
+    green = state.p[0]
+    green.unpublished, green.assistants = ["C1"], ["B01", "B02"]
+    events, after = run(state)
+    assert after.p[0].spirit == 0 and GAME.to_act(after) == [0]
+    assert GAME.legal_moves(after, 0) == [Rest(slot=i) for i in range(4)]
+    tile = after.p[0].track[2]
+    rightmost = after.p[0].track[0]
+    _, rested = play(after, 0, Rest(slot=2))
+    p = rested.p[0]
+    assert rested.tracks["rest"] == [0] and p.scholars == 2 and p.used[-1] == tile and p.discarded[-1] == rightmost
+    assert p.coins >= 5 and p.spirit >= 4 and len(p.track) == 4
+    assert rested.round == 2 and rested.phase == "actions"
+    # the next round: 2 turns as normal, the third skipped
+    end = drive(rested, lambda s: s.phase == "income")
+    assert end.tracks["rest"].count(0) >= 1 and sum(1 for t in end.tracks.values() for x in t if x == 0) == 3
+
+
+def test_spirits_tile_prevents_mandatory_rest():
+    state = upkeep(started(), "spirits")
+    state.p[0].spirit = 1
+    state.p[0].spirits_tiles = 1
+    _, after = run(state)
+    assert GAME.to_act(after) == [0] and UseSpiritsTile() in GAME.legal_moves(after, 0)
+    _, after = play(after, 0, UseSpiritsTile())
+    assert after.p[0].spirit == 3 and after.p[0].scholars == 3 and after.tracks["rest"] == []
+
+
+# --- Final scoring ------------------------------------------------------------------------------
+def test_final_scoring_example():
+    orange, green, white = 3, 1, 2
+    state = started()
+    for b in state.boats:
+        b.goal, b.spaces = None, [[-1, 0]] * 4
+    boat = state.river[0]
+    state.boats[boat].goal = "A"
+    state.boats[boat].spaces = [[orange, 2], [green, 1], [white, 1], [-1, 0]]
+    o = state.p[orange]
+    o.published = ["B1", "B2", "B3", "B4", "B5", "C1", "A1", "A2"]
+    o.assistants = ["B01", "B02"]
+    o.cities = ["A1", "A2", "B1", "B2"]
+    o.ideas = {"drama": 2, "novel": 1, "painting": 1}
+    state.p[green].published = ["B6", "B7", "B8"]
+    state.p[white].published = ["B9", "B10", "B11", "B12"]
+    out = final_scoring(state)
+    assert out[orange] == {"before": 0, "goals": 20, "sets": 4, "assistants": 6, "scenery": 8, "ideas": 1}
+    assert out[green]["goals"] == 6 and out[white]["goals"] == 0
+
+
+def test_game_end_and_tie_break_by_final_turn_order():
+    state = upkeep(started(), "events", 6)
+    state.order = [2, 0, 1, 3]
+    for p in state.p:
+        p.vp, p.ideas = 10, {"drama": 0, "novel": 0, "painting": 0}
+    events, after = run(state)
+    assert after.finished and types(events)[-1] == "FinalScored" and GAME.to_act(after) == []
+    out = GAME.outcome(after)
+    assert out.winners == [2] and [s.rank for s in out.scores] == [2, 3, 1, 4]
+    given_state(GAME, after).when(0, EndIncome()).raises("game_over")
+
+
+# --- assistant powers -------------------------------------------------------------------------
+def income_with(assistant, seat=0):
+    state = started()
+    state.steps = [Frame(kind="income", seat=seat)]
+    state.phase = "income"
+    state.p[seat].assistants = [assistant]
+    return state
+
+
+def test_simple_assistant_powers():
+    expected = {"B01": ("spirit", 2), "B04": ("painting", 1), "B09": ("drama", 1), "B10": ("coins", 2),
+                "B16": ("novel", 1), "B19": ("vp", 2)}
+    for a, (what, n) in expected.items():
+        state = income_with(a)
+        _, after = play(state, 0, ActivateAssistant(assistant=a))
+        get = (lambda p: getattr(p, what)) if what in ("spirit", "coins", "vp") else (lambda p: p.ideas[what])
+        assert get(after.p[0]) - get(state.p[0]) == n, a
+
+
+def test_b02_b11_count_servants_on_display_tracks():
+    state = income_with("B02")
+    state.displays["teahouse"] = [["drama", 0], ["novel", 0], ["drama", 1]]
+    _, after = play(state, 0, ActivateAssistant(assistant="B02"))
+    assert after.p[0].coins == 6
+    state = income_with("B11")
+    state.displays["tavern"] = [["drama", 0], ["novel", 1], ["drama", 1]]
+    _, after = play(state, 0, ActivateAssistant(assistant="B11"))
+    assert after.p[0].vp == 2
+
+
+def test_b03_b05_b06_b07_b08():
+    state = income_with("B03")
+    state.shops[state.pointer] = "A5"
+    _, after = play(state, 0, ActivateAssistant(assistant="B03"))
+    assert after.p[0].coins == 2 and after.p[0].spirits_tiles == 1
+    state = income_with("B05")
+    _, after = play(state, 0, ActivateAssistant(assistant="B05"))
+    assert GAME.legal_moves(after, 0)[:2] == [MoveServant(distance=1, clockwise=True), MoveServant(distance=1, clockwise=False)]
+    _, after = play(after, 0, MoveServant(distance=1, clockwise=True))
+    assert after.p[0].fair == 1 and after.p[0].spirit == 5 and after.steps[-1].kind == "income"
+    state = income_with("B06")
+    _, after = play(state, 0, ActivateAssistant(assistant="B06"))
+    _, after = play(after, 0, TakeIdea(idea="novel"))
+    assert after.p[0].ideas["novel"] == 2
+    state = income_with("B07")
+    _, after = play(state, 0, ActivateAssistant(assistant="B07"))
+    _, after = play(after, 0, PlaceOnBoat(boat=4))
+    assert after.p[0].coins == 1 and after.boats[4].spaces[0] == [0, 1]
+    state = income_with("B08")
+    _, after = play(state, 0, ActivateAssistant(assistant="B08"))
+    _, after = play(after, 0, ExchangeIdeas(give=["novel", "drama"], take=["painting", "painting"]))
+    assert after.p[0].ideas == {"drama": 0, "novel": 0, "painting": 3}
+
+
+def test_b12_b13_b14_b15():
+    state = income_with("B12")
+    state.p[0].used = ["S01"]
+    track = list(state.p[0].track)
+    _, after = play(state, 0, ActivateAssistant(assistant="B12"))
+    _, after = play(after, 0, SwapActionTile(tile="S01", slot=1))
+    assert after.p[0].track[1] == "S01" and after.p[0].used == [track[1]]
+    state = income_with("B13")
+    state.travel["A1"] = "T04"
+    _, after = play(state, 0, ActivateAssistant(assistant="B13"))
+    _, after = play(after, 0, TravelTo(city="A1"))
+    assert after.p[0].cities == ["A1"] and after.p[0].coins == 2 and after.p[0].ideas["painting"] == 1
+    state = income_with("B14")
+    state.boats[1].spaces = [[0, 2], [-1, 0], [-1, 0], [-1, 0]]
+    _, after = play(state, 0, ActivateAssistant(assistant="B14"))
+    _, after = play(after, 0, MoveBoatServant(from_boat=1, to_boat=2))
+    assert after.boats[1].spaces[0] == [0, 1] and after.boats[2].spaces[0] == [0, 1] and after.p[0].coins == 2
+    state = income_with("B15")
+    muse = state.muses[0]
+    _, after = play(state, 0, ActivateAssistant(assistant="B15"))
+    _, after = play(after, 0, PlaceServant(muse=muse))
+    assert after.muse_servants[muse] == [0] and after.p[0].coins == 2
+
+
+def test_b17_to_b20():
+    state = income_with("B17")
+    _, after = play(state, 0, ActivateAssistant(assistant="B17"))
+    pid = after.display[0]
+    _, after = play(after, 0, TakePortfolio(portfolio=pid))
+    assert after.p[0].unpublished[-1] == pid and after.p[0].coins == 2
+    state = income_with("B18")
+    n = len(state.p[0].unpublished)
+    _, after = play(state, 0, ActivateAssistant(assistant="B18"))
+    assert len(after.p[0].unpublished) == n + 1 and len(after.stack) == len(state.stack) - 1
+    state = income_with("B20")
+    state.p[0].unpublished = ["C1"]
+    state.p[0].ideas["novel"] = 2
+    _, after = play(state, 0, ActivateAssistant(assistant="B20"))
+    _, after = play(after, 0, Publish(portfolio="C1"))
+    assert after.p[0].published == ["C1"] and after.p[0].coins == 1 + C.PORTFOLIOS["C1"]["payout"]["coin"]
+    assert after.displays == state.displays
+    state.p[0].coins = 1
+    given_state(GAME, state).when(0, ActivateAssistant(assistant="B20")).raises("cannot_activate")
+
+
+def test_trend_choice_then_drafting_begins_exact_events():
+    from domain.jiangnan.events import PhaseBegan, StepBegan, StepEnded, TrendChosen
+
+    state = upkeep(started(), "boats")
+    last = state.river[-1]
+    state.boats[last].spaces = [[2, 1], [-1, 0], [-1, 0], [-1, 0]]
+    state.p[2].servants = 24
+    state.boats[last].trends = ["novel", "gold"]
+    state.tracks["society"] = [1]
+    _, state = run(state)
+    given_state(GAME, state).when(2, ChooseTrend(trend="gold")).then([
+        StepEnded(),
+        TrendChosen(seat=2, trend="gold"),
+        PhaseBegan(phase="draft", round=1),
+        PhaseBegan(phase="drafting", round=1, queue=[1]),
+        StepBegan(step=Frame(kind="draft", seat=1)),
+    ])
+    given_state(GAME, state).when(2, ChooseTrend(trend="drama")).raises("no_such_trend")
+    given_state(GAME, state).when(1, ChooseTrend(trend="gold")).raises("not_your_turn")
