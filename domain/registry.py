@@ -12,6 +12,7 @@ from .kernel import Game
 def production_games() -> dict[str, Game]:
     from .jiangnan import GAME as JIANGNAN
     from .pingyao import GAME as PINGYAO
+    from .yangtze import GAME as YANGTZE
 
-    games: list[Game] = [JIANGNAN, PINGYAO]
+    games: list[Game] = [JIANGNAN, PINGYAO, YANGTZE]
     return {game.kind: game for game in games}

@@ -1,0 +1,39 @@
+"""Yangtze (Reiner Knizia, Piatnik 2016): buy goods on the river, sell them in bundles, invest
+in branches, and survive the rulers' orders."""
+
+from __future__ import annotations
+
+from domain.kernel import Game
+
+from . import components as _components
+from .commands import COMMANDS
+from .events import EVENTS
+from .rules import YangtzeOptions, decide, evolve, initial, legal_moves, setup, to_act
+from .scoring import outcome
+from .state import State
+from .view import YangtzeView, describe, view
+
+GAME = Game(
+    kind="yangtze",
+    title="Yangtze",
+    rules_version="yangtze-1",
+    player_counts=(2, 3, 4),
+    options_type=YangtzeOptions,
+    command_types=COMMANDS,
+    event_types=EVENTS,
+    state_type=State,
+    view_type=YangtzeView,
+    initial=initial,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    to_act=to_act,
+    legal_moves=legal_moves,
+    view=view,
+    outcome=outcome,
+    components=_components.components,
+    describe=describe,
+    summary="Buy goods on the Yangtze, sell them in bundles, bid for branches and obey the Qing rulers.",
+)
+
+__all__ = ["GAME", "State", "YangtzeOptions", "YangtzeView"]

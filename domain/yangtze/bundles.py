@@ -1,0 +1,138 @@
+"""Bundles of goods (rulebook "1. Sell a Bundle of Goods", "1. Sale of Goods Bundles").
+
+A bundle is one or more goods of the same category that show the same good, or the same colour
+(the symbol follows the colour).  A single good is a bundle.  Two different tiles share at most
+one of good/colour, so a bundle of two or more is unambiguously a "good" or a "colour" bundle.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .components import BUNDLE_VALUES, category, colour, good_kind
+
+
+def bundle_kind(goods: list[int]) -> str | None:
+    """ "good", "colour" (or "single") when *goods* form a bundle, else None."""
+    if not goods:
+        return None
+    if len(goods) == 1:
+        return "single"
+    if len(set(goods)) != len(goods):
+        return None
+    cat = category(goods[0])
+    if any(category(g) != cat for g in goods):
+        return None
+    kind = good_kind(goods[0])
+    if all(good_kind(g) == kind for g in goods):
+        return "good"
+    col = colour(goods[0])
+    if all(colour(g) == col for g in goods):
+        return "colour"
+    return None
+
+
+def bundle_value(goods: list[int]) -> int:
+    """The value of a bundle (assumes :func:`bundle_kind` is not None)."""
+    kind = bundle_kind(goods)
+    table = BUNDLE_VALUES[category(goods[0])]["good" if kind == "single" else kind]
+    return table[len(goods) - 1]
+
+
+def _groups(goods: list[int]) -> list[list[int]]:
+    """Goods grouped by shown good and by colour (each group sorted)."""
+    by: dict[int, list[int]] = {}
+    for g in goods:
+        by.setdefault(good_kind(g), []).append(g)
+        by.setdefault(100 + colour(g), []).append(g)
+    return [sorted(v) for v in by.values()]
+
+
+def possible_bundles(goods: list[int]) -> list[list[int]]:
+    """Every distinct bundle that can be made from *goods*: each single good, then every subset of
+    two or more goods of one group (good or colour)."""
+    out = [[g] for g in sorted(goods)]
+    for group in _groups(goods):
+        for size in range(2, len(group) + 1):
+            out.extend(list(c) for c in combinations(group, size))
+    return out
+
+
+def best_partition(goods: list[int]) -> tuple[int, list[list[int]]]:
+    """The most valuable way to sell all *goods* as bundles: (value, bundles).
+
+    Every value table is superadditive, so in an optimal sale each good joins either its "good"
+    group or its "colour" group, and each group is sold as one bundle.  Per category this is a
+    small dynamic programme over the goods rows, keyed by the colour counts so far.
+    """
+    total = 0
+    bundles: list[list[int]] = []
+    for cat in ("luxury", "daily"):
+        tiles = [g for g in goods if category(g) == cat]
+        if not tiles:
+            continue
+        value, chosen = _best_for_category(cat, tiles)
+        total += value
+        bundles.extend(chosen)
+    return total, bundles
+
+
+def _best_for_category(cat: str, tiles: list[int]) -> tuple[int, list[list[int]]]:
+    gtab = [0] + BUNDLE_VALUES[cat]["good"]
+    ctab = [0] + BUNDLE_VALUES[cat]["colour"]
+    by_good: dict[int, list[int]] = {}
+    for t in sorted(tiles):
+        by_good.setdefault(good_kind(t), []).append(t)
+    rows = list(by_good.values())
+    colours = sorted({colour(t) for t in tiles})
+    cidx = {c: i for i, c in enumerate(colours)}
+    row_cols = [[cidx[colour(t)] for t in row] for row in rows]
+    last_row = {}
+    for i, cols in enumerate(row_cols):
+        for c in cols:
+            last_row[c] = i
+    # Columns that meet exactly the same rows later on are interchangeable: states that differ only
+    # by a permutation of such columns have the same best completion, so they share one key.
+    future = [
+        {
+            c: tuple(j for j in range(i + 1, len(rows)) if c in row_cols[j])
+            for c in range(len(colours))
+            if last_row[c] > i
+        }
+        for i in range(len(rows))
+    ]
+    # state: key -> (value so far, colour counts, chosen masks)
+    states: dict[tuple, tuple[int, tuple[int, ...], tuple[int, ...]]] = {(): (0, (0,) * len(colours), ())}
+    for i, cols in enumerate(row_cols):
+        n = len(cols)
+        closing = [c for c in set(cols) if last_row[c] == i]
+        sig = future[i]
+        nxt: dict[tuple, tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
+        for value, counts, picks in states.values():
+            for mask in range(1 << n):
+                c = list(counts)
+                kept = 0
+                for k in range(n):
+                    if mask >> k & 1:
+                        kept += 1
+                    else:
+                        c[cols[k]] += 1
+                nv = value + gtab[kept] + sum(ctab[c[x]] for x in closing)
+                key = tuple(sorted((sig[x], c[x]) for x in sig))
+                cur = nxt.get(key)
+                if cur is None or nv > cur[0]:
+                    nxt[key] = (nv, tuple(c), picks + (mask,))
+        states = nxt
+    best_value, _counts, best_picks = max(states.values(), key=lambda v: v[0])
+    bundles: list[list[int]] = []
+    rest: list[int] = []
+    for row, mask in zip(rows, best_picks):
+        kept = [t for k, t in enumerate(row) if mask >> k & 1]
+        if kept:
+            bundles.append(kept)
+        rest.extend(t for k, t in enumerate(row) if not mask >> k & 1)
+    by_colour: dict[int, list[int]] = {}
+    for t in sorted(rest):
+        by_colour.setdefault(colour(t), []).append(t)
+    bundles.extend(by_colour[c] for c in sorted(by_colour))
+    return best_value, bundles

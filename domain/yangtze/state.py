@@ -1,0 +1,70 @@
+"""The table of one Yangtze game: a mutable, msgpack-encodable record folded from events."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class State(msgspec.Struct, kw_only=True):
+    players: int = 0
+    phase: str = "setup"
+    """"turn" (the active seat sells and buys), "refill" (drawing from the bag; never waits),
+    "auction" (a branch is auctioned), "ruler" (a ruler's order goes round), "over"."""
+    stage: str = "sell"
+    """Within "turn": "sell" (start of the turn: sell bundles, then buy) or "second" (the second
+    purchase of the buy-two card)."""
+    active: int = 0
+    bag: list[int] = []
+    """Tokens still in the bag (hidden; only its count is public).  Draws pick an index with the Rng."""
+    river: list[int | None] = []
+    """Goods in front of the trading houses, index 0 at the open end; None is an empty place."""
+    screens: list[list[int]] = []
+    """Goods behind each player's screen."""
+    public: list[list[int]] = []
+    """The goods behind each screen that every seat knows of (bought from or exchanged with the river)."""
+    track: list[int] = []
+    """Money on each money track (0..60)."""
+    coins: list[int] = []
+    """50-coins of each player."""
+    cards: list[list[str]] = []
+    """Unused special cards of each player."""
+    liquidity_used: list[list[int]] = []
+    """Values of the liquidity cards each player has used (and could buy back)."""
+    branches: list[list[int]] = []
+    rulers: list[int] = []
+    """Ruler tokens placed so far, in spot order (Nurhaci first)."""
+    box: list[int] = []
+    """Goods sold or returned (out of the game)."""
+    removed_branches: list[int] = []
+    """Branch tokens nobody bid for."""
+    refills: int = 0
+    """Goods still to be drawn onto the river this turn."""
+    acted: bool = False
+    """Somebody bought or sold during the current turn."""
+    idle: int = 0
+    """Consecutive turns in which nobody bought or sold."""
+    # --- branch auction
+    auction_token: int | None = None
+    auction_in: list[int] = []
+    """Seats still bidding, in player order starting with the drawer."""
+    auction_turn: int | None = None
+    high_bid: int = 0
+    high_bidder: int | None = None
+    # --- ruler order
+    ruler_queue: list[int] = []
+    """Seats the current ruler's order still applies to, the first one now."""
+    ruler_current: int | None = None
+    """The ruler token whose order applies to ruler_queue[0] (another one after a repeat order)."""
+    # --- sell-any-time card
+    window: int | None = None
+    """A seat selling bundles out of turn with its sell card."""
+    # --- final scoring
+    final_reason: str = ""
+    final_bundles: list[list[list[int]]] = []
+    final_breakdown: list[dict[str, int]] = []
+    final_totals: list[int] = []
+
+
+def money(state: State, seat: int) -> int:
+    """All of a player's money: the track plus the 50-coins."""
+    return state.track[seat] + 50 * state.coins[seat]

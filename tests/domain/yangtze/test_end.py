@@ -1,0 +1,143 @@
+"""Rulebook "End of Game and Final Scoring"."""
+
+from __future__ import annotations
+
+from domain.yangtze import GAME
+from domain.yangtze import components as C
+from domain.yangtze.bundles import best_partition
+from domain.yangtze.commands import EndTurn, PurchaseGood
+from domain.yangtze.events import FinalScoring, OrderExecuted, PurchaseSkipped, RulerResolved, TurnEnded
+from domain.yangtze.scoring import branch_majorities, branch_sets, final_scoring
+from tests.support import given_state
+
+from .helpers import RULER, branch, daily, lux, table
+
+A, B, Cc, D = 0, 1, 2, 3
+GREEN1, GREEN2, BROWN3, BROWN5, BROWN8 = 0, 1, 2, 3, 4
+
+
+def _example_holdings():
+    """The rulebook's final-scoring example (three players), with dots chosen to break its ties."""
+    p1 = [
+        branch(A, GREEN1),
+        branch(B, GREEN1),
+        branch(Cc, GREEN2),
+        branch(A, BROWN3),
+        branch(B, BROWN8),
+        branch(Cc, BROWN5),
+    ]
+    p2 = [branch(Cc, GREEN1), branch(D, GREEN1), branch(B, BROWN5), branch(Cc, BROWN3), branch(D, BROWN3)]
+    p3 = [branch(D, GREEN2), branch(A, BROWN5), branch(B, BROWN3), branch(Cc, BROWN8), branch(D, BROWN5)]
+    return [p1, p2, p3]
+
+
+def test_the_rulebook_final_scoring_example():
+    holdings = _example_holdings()
+    # green / brown sets
+    assert [branch_sets(h) for h in holdings] == [
+        {"green": 30, "brown": 30},
+        {"green": 15, "brown": 30},
+        {"green": 0, "brown": 50},
+    ]
+    # the four most / second-most rows, one per branch type
+    maj = branch_majorities(holdings)
+    rows = [[maj[seat][typ] for seat in range(3)] for typ in range(4)]
+    assert rows == [
+        [30, 0, 15],
+        [30, 0, 15],
+        [15, 30, 0],
+        [0, 30, 15],
+    ]
+
+
+def test_no_second_place_for_a_lone_holder_and_ties_to_the_fewest_dots():
+    maj = branch_majorities([[branch(A, BROWN8)], [], [branch(B, GREEN1)], [branch(B, GREEN2)]])
+    assert maj[0][A] == 30 and sum(maj[s][A] for s in range(4)) == 30
+    assert (maj[2][B], maj[3][B]) == (30, 15)
+
+
+def test_dots_never_leave_a_tie_between_equal_counts():
+    from itertools import combinations
+
+    dots = C.BRANCH_DOTS
+    for k in (1, 2):
+        sums = [sum(c) for c in combinations(dots, k)]
+        assert len(sums) == len(set(sums))
+
+
+def test_final_scoring_sums_money_goods_branches_and_liquidity():
+    hand = [daily(1, c) for c in range(4)]
+    state = table(
+        players=3,
+        hands=[hand, [], []],
+        track=[20, 5, 7],
+        coins=[1, 0, 0],
+        branches=_example_holdings(),
+        cards=[["liquidity_10", "liquidity_20"], ["buy_two"], []],
+    )
+    event = final_scoring(state, "test")
+    assert event.breakdown[0] == {
+        "money": 70,
+        "goods bundles": 35,
+        "branch sets": 60,
+        "branch majorities": 75,
+        "liquidity cards": 60,
+    }
+    assert event.bundles[0] == [hand]
+    assert event.totals == [300, 5 + 45 + 60, 7 + 50 + 45]
+    GAME.evolve(state, event)
+    out = GAME.outcome(state)
+    assert out is not None and out.winners == [0] and [s.rank for s in out.scores] == [1, 2, 3]
+    assert out.details["bundles"][0] == [hand]
+    assert GAME.to_act(state) == []
+
+
+def test_tied_money_shares_the_win():
+    state = table(players=2)
+    GAME.evolve(state, final_scoring(state, "test"))
+    out = GAME.outcome(state)
+    assert out.winners == [0, 1] and all(s.rank == 1 for s in out.scores)
+
+
+def test_the_12th_ruler_is_executed_then_the_game_ends():
+    eleven = [RULER[k] for k in RULER if k != C.TAX_GOODS]
+    state = table(bag=[RULER[C.TAX_GOODS], daily(0, 0)], rulers=eleven, hands=[[lux(0, 0)], []])
+    state.bag = [RULER[C.TAX_GOODS]]
+    expected_goods = best_partition(state.screens[0] + [state.river[7]])[0]
+    events = given_state(GAME, state).when(0, PurchaseGood(slot=7)).events()
+    assert events[2:5] == [
+        OrderExecuted(seat=0, order=C.TAX_GOODS, amount=-2),
+        OrderExecuted(seat=1, order=C.TAX_GOODS, amount=0),
+        RulerResolved(spot=11),
+    ]
+    final = events[5]
+    assert isinstance(final, FinalScoring) and len(events) == 6
+    assert final.reason == "the 12th ruler's order was executed"
+    after = GAME.fold(given_state(GAME, state).state, events)
+    assert after.phase == "over" and GAME.to_act(after) == [] and GAME.legal_moves(after, 0) == []
+    assert GAME.outcome(after) is not None
+    given_state(GAME, after).when(1, EndTurn()).raises("game_over")
+    # every player sold everything at the best partition
+    assert final.breakdown[0]["goods bundles"] == expected_goods
+
+
+def test_a_full_round_with_nobody_acting_ends_the_game():
+    state = table(players=3)
+    s1 = (
+        given_state(GAME, state).when(0, EndTurn()).then([PurchaseSkipped(seat=0), TurnEnded(seat=0, next=1)])
+    )
+    s2 = given_state(GAME, s1).when(1, EndTurn()).then([PurchaseSkipped(seat=1), TurnEnded(seat=1, next=2)])
+    events = given_state(GAME, s2).when(2, EndTurn()).events()
+    assert events[:2] == [PurchaseSkipped(seat=2), TurnEnded(seat=2, next=0)]
+    assert isinstance(events[2], FinalScoring) and "nobody" in events[2].reason
+
+
+def test_an_action_resets_the_idle_round():
+    state = table(players=2, bag=[daily(0, 0)])
+    s1 = (
+        given_state(GAME, state).when(0, EndTurn()).then([PurchaseSkipped(seat=0), TurnEnded(seat=0, next=1)])
+    )
+    s2 = given_state(GAME, s1).when(1, PurchaseGood(slot=7)).events()
+    assert not any(isinstance(e, FinalScoring) for e in s2)
+    after = GAME.fold(given_state(GAME, s1).state, s2)
+    assert after.idle == 0

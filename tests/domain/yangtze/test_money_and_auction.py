@@ -1,0 +1,195 @@
+"""Money track and 50-coins (rulebook "1. Sell a Bundle of Goods") and the branch auction
+(rulebook "Branches")."""
+
+from __future__ import annotations
+
+from domain.yangtze import GAME
+from domain.yangtze.commands import (
+    Bid,
+    DoneSelling,
+    Pass,
+    PlayLiquidity,
+    PlaySellCard,
+    PurchaseGood,
+    SellBundle,
+)
+from domain.yangtze.events import (
+    BidPlaced,
+    BranchDiscarded,
+    BranchDrawn,
+    BranchWon,
+    GoodDrawn,
+    GoodPurchased,
+    GoodsSold,
+    LiquidityCardPlayed,
+    Passed,
+    SellCardPlayed,
+    SellingDone,
+    TurnEnded,
+)
+from domain.yangtze.rules import _gain, _pay
+from domain.yangtze.state import money
+from tests.support import given_state
+
+from .helpers import DEFAULT_RIVER, branch, daily, lux, table
+
+
+# --- money track and coins -----------------------------------------------------------------------
+def test_a_track_above_60_converts_50_into_a_coin():
+    s = table(track=[55, 30])
+    _gain(s, 0, 10)
+    assert (s.track[0], s.coins[0]) == (15, 1)
+    _gain(s, 0, 45)
+    assert (s.track[0], s.coins[0]) == (60, 1)  # exactly 60 stays on the track
+    _gain(s, 0, 120)
+    assert (s.track[0], s.coins[0]) == (30, 4)
+
+
+def test_coins_are_broken_back_when_the_track_falls_to_0_or_below():
+    s = table(track=[10, 30], coins=[2, 0])
+    _pay(s, 0, 10)
+    assert (s.track[0], s.coins[0]) == (50, 1)
+    _pay(s, 0, 70)
+    assert (s.track[0], s.coins[0]) == (30, 0)
+    _pay(s, 0, 30)
+    assert (s.track[0], s.coins[0]) == (0, 0)
+
+
+def test_sale_over_60_gives_a_coin():
+    hand = [lux(2, c) for c in range(5)]
+    state = table(hands=[hand, []], track=[40, 30])
+    after = (
+        given_state(GAME, state)
+        .when(0, SellBundle(goods=hand))
+        .then([GoodsSold(seat=0, goods=hand, value=75)])
+    )
+    assert (after.track[0], after.coins[0]) == (15, 2) and money(after, 0) == 115
+
+
+# --- branch auction ------------------------------------------------------------------------------
+B = branch(0, 2)
+
+
+def _auction(players=3, **fields):
+    """Seat 0 buys at Shanghai and draws branch B, then a good."""
+    state = table(players=players, bag=[B], **fields)
+    events = (
+        given_state(GAME, state)
+        .when(0, PurchaseGood(slot=7))
+        .then([GoodPurchased(seat=0, slot=7, good=DEFAULT_RIVER[7], price=4), BranchDrawn(token=B)])
+    )
+    return events
+
+
+def test_drawing_a_branch_starts_an_auction_with_the_drawer():
+    state = _auction()
+    assert state.phase == "auction" and GAME.to_act(state) == [0]
+    assert state.auction_in == [0, 1, 2]
+
+
+def test_the_drawer_bids_then_the_others_in_player_order_until_one_is_left():
+    state = _auction()
+    state.bag = [daily(0, 0)]
+    s1 = given_state(GAME, state).when(0, Bid(amount=3)).then([BidPlaced(seat=0, amount=3)])
+    assert GAME.to_act(s1) == [1]
+    s2 = given_state(GAME, s1).when(1, Bid(amount=5)).then([BidPlaced(seat=1, amount=5)])
+    s3 = given_state(GAME, s2).when(2, Pass()).then([Passed(seat=2)])
+    assert GAME.to_act(s3) == [0]
+    s4 = (
+        given_state(GAME, s3)
+        .when(0, Pass())
+        .then(
+            [
+                Passed(seat=0),
+                BranchWon(seat=1, token=B, price=5),
+                GoodDrawn(good=daily(0, 0)),
+                TurnEnded(seat=0, next=1),
+            ]
+        )
+    )
+    assert s4.branches[1] == [B] and s4.track[1] == 25
+
+
+def test_nobody_bids_the_token_leaves_the_game():
+    state = _auction()
+    state.bag = [daily(0, 0)]
+    s1 = given_state(GAME, state).when(0, Pass()).then([Passed(seat=0)])
+    s2 = given_state(GAME, s1).when(1, Pass()).then([Passed(seat=1)])
+    s3 = (
+        given_state(GAME, s2)
+        .when(2, Pass())
+        .then(
+            [Passed(seat=2), BranchDiscarded(token=B), GoodDrawn(good=daily(0, 0)), TurnEnded(seat=0, next=1)]
+        )
+    )
+    assert s3.removed_branches == [B] and all(b == [] for b in s3.branches)
+
+
+def test_the_last_seat_in_may_still_bid_alone():
+    state = _auction(players=2)
+    state.bag = [daily(0, 0)]
+    s1 = given_state(GAME, state).when(0, Pass()).then([Passed(seat=0)])
+    given_state(GAME, s1).when(1, Bid(amount=1)).then(
+        [
+            BidPlaced(seat=1, amount=1),
+            BranchWon(seat=1, token=B, price=1),
+            GoodDrawn(good=daily(0, 0)),
+            TurnEnded(seat=0, next=1),
+        ]
+    )
+
+
+def test_no_bid_above_what_the_bidder_can_pay():
+    state = _auction(track=[30, 12, 30], coins=[0, 1, 0])
+    s1 = given_state(GAME, state).when(0, Pass()).then([Passed(seat=0)])
+    given_state(GAME, s1).when(1, Bid(amount=63)).raises("insufficient_money")
+    given_state(GAME, s1).when(1, Bid(amount=62)).then([BidPlaced(seat=1, amount=62)])
+    bids = [m.amount for m in GAME.legal_moves(s1, 1) if isinstance(m, Bid)]
+    assert bids == list(range(1, 63))
+
+
+def test_a_bid_must_be_higher():
+    state = _auction()
+    s1 = given_state(GAME, state).when(0, Bid(amount=5)).then([BidPlaced(seat=0, amount=5)])
+    given_state(GAME, s1).when(1, Bid(amount=5)).raises("bid_too_low")
+    given_state(GAME, s1).when(0, Bid(amount=9)).raises("not_your_turn")
+
+
+def test_a_winner_pays_with_coins():
+    state = _auction(players=2, track=[26, 5], coins=[0, 1])
+    state.bag = [daily(0, 0)]
+    s1 = given_state(GAME, state).when(0, Pass()).then([Passed(seat=0)])
+    after = (
+        given_state(GAME, s1)
+        .when(1, Bid(amount=20))
+        .then(
+            [
+                BidPlaced(seat=1, amount=20),
+                BranchWon(seat=1, token=B, price=20),
+                GoodDrawn(good=daily(0, 0)),
+                TurnEnded(seat=0, next=1),
+            ]
+        )
+    )
+    assert (after.track[1], after.coins[1]) == (35, 0)
+
+
+def test_liquidity_and_the_sell_card_raise_money_during_an_auction():
+    hand = [lux(1, 0), lux(1, 1)]
+    state = _auction(players=2, hands=[[], hand], track=[26, 10])
+    s1 = given_state(GAME, state).when(0, Bid(amount=20)).then([BidPlaced(seat=0, amount=20)])
+    assert Bid(amount=21) not in GAME.legal_moves(s1, 1)
+    # seat 1 sells a bundle out of turn with its sell card
+    s2 = given_state(GAME, s1).when(1, PlaySellCard()).then([SellCardPlayed(seat=1)])
+    assert GAME.to_act(s2) == [1] and s2.window == 1
+    given_state(GAME, s2).when(1, Bid(amount=21)).raises("finish_selling")
+    s3 = (
+        given_state(GAME, s2)
+        .when(1, SellBundle(goods=hand))
+        .then([GoodsSold(seat=1, goods=hand, value=15, via="card")])
+    )
+    s4 = given_state(GAME, s3).when(1, DoneSelling()).then([SellingDone(seat=1)])
+    assert GAME.to_act(s4) == [1] and s4.window is None
+    s5 = given_state(GAME, s4).when(1, PlayLiquidity(value=20)).then([LiquidityCardPlayed(seat=1, value=20)])
+    assert money(s5, 1) == 45
+    given_state(GAME, s5).when(1, Bid(amount=45)).then([BidPlaced(seat=1, amount=45)])

@@ -1,0 +1,324 @@
+"""Rulebook "Rulers": placement, the order going round from the drawer, all nine order types,
+optional (question-mark) orders, and forgiven debts."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.yangtze import GAME
+from domain.yangtze import components as C
+from domain.yangtze.commands import (
+    BuyBackLiquidity,
+    ChooseRuler,
+    DeclineOrder,
+    EndTurn,
+    ExchangeGood,
+    PurchaseGood,
+    ReturnGood,
+    SellBundle,
+)
+from domain.yangtze.events import (
+    GoodDrawn,
+    GoodExchanged,
+    GoodPurchased,
+    GoodReturned,
+    GoodsSold,
+    LiquidityBoughtBack,
+    LiquidityCardPlayed,
+    OrderDeclined,
+    OrderExecuted,
+    OrderSkipped,
+    RulerChosen,
+    RulerDrawn,
+    RulerResolved,
+    TurnEnded,
+)
+from tests.support import given_state
+
+from .helpers import DEFAULT_RIVER, RULER, branch, daily, lux, table
+
+SHANGHAI = DEFAULT_RIVER[7]
+NO_LIQUIDITY = ["buy_two", "sell_anytime", "free_good"]
+
+
+def _draw(kind: str, players: int = 2, **fields):
+    """The active seat buys at Shanghai (price 4) and draws the ruler *kind*; returns the
+    events and the folded state."""
+    fields.setdefault("bag", [RULER[kind]])
+    state = table(players=players, **fields)
+    when = given_state(GAME, state).when(state.active, PurchaseGood(slot=7))
+    events = when.events()
+    return events, when.then(events)
+
+
+def test_rulers_are_placed_in_order_nurhaci_first():
+    placed = [RULER[C.TAX_GOODS], RULER[C.TAX_BRANCHES], RULER[C.RETURN_GOOD]]
+    events, _state = _draw(f"{C.BRANCH_INCOME}_0", rulers=placed)
+    assert events[1] == RulerDrawn(token=RULER[f"{C.BRANCH_INCOME}_0"], spot=3)
+    assert C.REIGNS[0] == "Nurhaci" and C.REIGNS[-1] == "Puyi"
+    assert GAME.describe(table(rulers=placed), events[1]).startswith("Kangxi's order")
+
+
+def test_the_order_applies_to_every_player_starting_with_the_drawer():
+    events, _state = _draw(C.TAX_BRANCHES, players=3, active=1)
+    executed = [e.seat for e in events if isinstance(e, OrderExecuted)]
+    assert executed == [1, 2, 0]
+    assert events[-2:] == [RulerResolved(spot=0), TurnEnded(seat=1, next=2)]
+
+
+def test_branch_income_2_per_branch_of_the_shown_type():
+    events, state = _draw(
+        f"{C.BRANCH_INCOME}_0", branches=[[branch(0, 0), branch(0, 3), branch(1, 0)], [branch(0, 4)]]
+    )
+    assert events == [
+        GoodPurchased(seat=0, slot=7, good=SHANGHAI, price=4),
+        RulerDrawn(token=RULER[f"{C.BRANCH_INCOME}_0"], spot=0),
+        OrderExecuted(seat=0, order=C.BRANCH_INCOME, amount=4),
+        OrderExecuted(seat=1, order=C.BRANCH_INCOME, amount=2),
+        RulerResolved(spot=0),
+        TurnEnded(seat=0, next=1),
+    ]
+    assert state.track == [30, 32]
+
+
+def test_tax_on_money_counts_the_track_only():
+    events, state = _draw(C.TAX_MONEY, track=[39, 9], coins=[2, 0])
+    # seat 0: 35 on the track after buying (the two coins are not counted) -> 3
+    assert [e for e in events if isinstance(e, OrderExecuted)] == [
+        OrderExecuted(seat=0, order=C.TAX_MONEY, amount=-3),
+        OrderExecuted(seat=1, order=C.TAX_MONEY, amount=0),
+    ]
+    assert (state.track[0], state.coins[0]) == (32, 2)
+
+
+def test_tax_on_goods_behind_the_screen():
+    events, state = _draw(C.TAX_GOODS, hands=[[lux(0, 0), lux(0, 1)], [daily(0, 0)]])
+    assert [e.amount for e in events if isinstance(e, OrderExecuted)] == [-3, -1]
+    assert state.track == [23, 29]
+
+
+def test_tax_on_branches():
+    events, _state = _draw(C.TAX_BRANCHES, branches=[[branch(0, 0), branch(2, 3)], []])
+    assert [e.amount for e in events if isinstance(e, OrderExecuted)] == [-2, 0]
+
+
+def test_taxes_break_a_coin():
+    _events, state = _draw(C.TAX_GOODS, hands=[[], [lux(0, 0), lux(0, 1)]], track=[30, 2], coins=[0, 1])
+    assert (state.track[1], state.coins[1]) == (50, 0)
+
+
+def test_a_debt_below_0_is_forgiven_when_nothing_is_left():
+    hand = [lux(g, 0) for g in range(4)] + [daily(0, 0)]
+    events, state = _draw(C.TAX_GOODS, hands=[[], hand], track=[30, 2], cards=[NO_LIQUIDITY, NO_LIQUIDITY])
+    assert OrderExecuted(seat=1, order=C.TAX_GOODS, amount=-5, forgiven=3) in events
+    assert state.track[1] == 0 and state.coins[1] == 0
+
+
+def test_an_unused_liquidity_card_must_be_redeemed_first():
+    hand = [lux(g, 0) for g in range(4)] + [daily(0, 0)]
+    cards = [NO_LIQUIDITY, [*NO_LIQUIDITY, "liquidity_20", "liquidity_10"]]
+    events, state = _draw(C.TAX_GOODS, hands=[[], hand], track=[30, 2], cards=cards)
+    assert events[3:5] == [
+        LiquidityCardPlayed(seat=1, value=10, forced=True),
+        OrderExecuted(seat=1, order=C.TAX_GOODS, amount=-5, forgiven=0),
+    ]
+    assert state.track[1] == 7 and "liquidity_20" in state.cards[1] and state.liquidity_used[1] == [10]
+
+
+def test_liquidity_redeemed_and_the_rest_forgiven():
+    hand = [lux(g, c) for g in range(4) for c in range(3)] + [daily(0, c) for c in range(3)]
+    cards = [NO_LIQUIDITY, [*NO_LIQUIDITY, "liquidity_10"]]
+    events, state = _draw(C.TAX_GOODS, hands=[[], hand], track=[30, 1], cards=cards)
+    assert OrderExecuted(seat=1, order=C.TAX_GOODS, amount=-15, forgiven=4) in events
+    assert state.track[1] == 0 and state.cards[1] == NO_LIQUIDITY
+
+
+def test_return_a_good_is_mandatory_and_forgiven_without_goods():
+    _events, state = _draw(C.RETURN_GOOD, hands=[[lux(0, 0)], []])
+    assert GAME.to_act(state) == [0]
+    moves = GAME.legal_moves(state, 0)
+    assert ReturnGood(good=lux(0, 0)) in moves and ReturnGood(good=SHANGHAI) in moves
+    assert DeclineOrder() not in moves
+    given_state(GAME, state).when(0, DeclineOrder()).raises("order_mandatory")
+    given_state(GAME, state).when(0, ReturnGood(good=daily(3, 3))).raises("good_not_held")
+    after = (
+        given_state(GAME, state)
+        .when(0, ReturnGood(good=lux(0, 0)))
+        .then(
+            [
+                GoodReturned(seat=0, good=lux(0, 0)),
+                OrderSkipped(seat=1, order=C.RETURN_GOOD, reason="no good to return: forgiven"),
+                RulerResolved(spot=0),
+                TurnEnded(seat=0, next=1),
+            ]
+        )
+    )
+    assert after.screens[0] == [SHANGHAI] and after.box == [lux(0, 0)]
+
+
+def test_sell_a_bundle_order_is_optional():
+    hand = [lux(1, 0), lux(1, 2)]
+    _events, state = _draw(C.SELL_BUNDLE, hands=[[], hand])
+    s1 = given_state(GAME, state).when(0, DeclineOrder()).then([OrderDeclined(seat=0)])
+    assert GAME.to_act(s1) == [1]
+    assert SellBundle(goods=hand) in GAME.legal_moves(s1, 1)
+    given_state(GAME, s1).when(1, SellBundle(goods=hand)).then(
+        [
+            GoodsSold(seat=1, goods=hand, value=15, via="order"),
+            RulerResolved(spot=0),
+            TurnEnded(seat=0, next=1),
+        ]
+    )
+
+
+def test_buy_back_a_liquidity_card_at_its_value():
+    cards = [NO_LIQUIDITY, [*NO_LIQUIDITY, "liquidity_10"]]
+    events, state = _draw(C.BUY_BACK_LIQUIDITY, cards=cards, liquidity_used=[[15, 20], [15]], track=[20, 30])
+    # seat 0 has 16 after buying: only the 15 card can be paid for
+    assert OrderSkipped not in map(type, events)
+    assert [m for m in GAME.legal_moves(state, 0) if isinstance(m, BuyBackLiquidity)] == [
+        BuyBackLiquidity(value=15)
+    ]
+    given_state(GAME, state).when(0, BuyBackLiquidity(value=20)).raises("insufficient_money")
+    after = (
+        given_state(GAME, state)
+        .when(0, BuyBackLiquidity(value=15))
+        .then([LiquidityBoughtBack(seat=0, value=15)])
+    )
+    assert after.track[0] == 1 and "liquidity_15" in after.cards[0] and after.liquidity_used[0] == [20]
+    after2 = (
+        given_state(GAME, after)
+        .when(1, DeclineOrder())
+        .then([OrderDeclined(seat=1), RulerResolved(spot=0), TurnEnded(seat=0, next=1)])
+    )
+    assert after2.liquidity_used[1] == [15]
+
+
+def test_buy_back_is_skipped_without_a_used_card():
+    events, _state = _draw(C.BUY_BACK_LIQUIDITY)
+    assert [type(e).__name__ for e in events[2:4]] == ["OrderSkipped", "OrderSkipped"]
+
+
+def test_exchange_a_good_with_the_river():
+    hidden = lux(2, 2)
+    _events, state = _draw(C.EXCHANGE_GOOD, hands=[[], [hidden]])
+    s1 = given_state(GAME, state).when(0, DeclineOrder()).then([OrderDeclined(seat=0)])
+    given_state(GAME, s1).when(1, ExchangeGood(good=hidden, slot=7)).raises("no_good_there")  # the gap
+    after = (
+        given_state(GAME, s1)
+        .when(1, ExchangeGood(good=hidden, slot=0))
+        .then(
+            [
+                GoodExchanged(seat=1, good=hidden, slot=0, taken=DEFAULT_RIVER[0]),
+                RulerResolved(spot=0),
+                TurnEnded(seat=0, next=1),
+            ]
+        )
+    )
+    assert after.screens[1] == [DEFAULT_RIVER[0]] and after.public[1] == [DEFAULT_RIVER[0]]
+    assert after.river[0] == hidden
+
+
+def test_repeat_another_rulers_order():
+    placed = [RULER[C.TAX_GOODS], RULER[f"{C.BRANCH_INCOME}_1"]]
+    _events, state = _draw(
+        C.REPEAT_ORDER, rulers=placed, hands=[[lux(0, 0)], []], branches=[[], [branch(1, 1)]]
+    )
+    moves = GAME.legal_moves(state, 0)
+    assert [m for m in moves if isinstance(m, ChooseRuler)] == [ChooseRuler(spot=0), ChooseRuler(spot=1)]
+    given_state(GAME, state).when(0, ChooseRuler(spot=2)).raises("no_such_ruler")
+    s1 = (
+        given_state(GAME, state)
+        .when(0, ChooseRuler(spot=0))
+        .then([RulerChosen(seat=0, spot=0), OrderExecuted(seat=0, order=C.TAX_GOODS, amount=-2)])
+    )
+    s2 = (
+        given_state(GAME, s1)
+        .when(1, ChooseRuler(spot=1))
+        .then(
+            [
+                RulerChosen(seat=1, spot=1),
+                OrderExecuted(seat=1, order=C.BRANCH_INCOME, amount=2),
+                RulerResolved(spot=2),
+                TurnEnded(seat=0, next=1),
+            ]
+        )
+    )
+    assert s2.track == [24, 32]
+
+
+def test_repeat_with_no_other_ruler_is_skipped():
+    events, _state = _draw(C.REPEAT_ORDER)
+    assert [type(e).__name__ for e in events[2:4]] == ["OrderSkipped", "OrderSkipped"]
+
+
+def test_repeat_may_pick_an_order_needing_a_decision():
+    _events, state = _draw(C.REPEAT_ORDER, rulers=[RULER[C.RETURN_GOOD]], hands=[[lux(0, 0)], []])
+    s1 = given_state(GAME, state).when(0, ChooseRuler(spot=0)).then([RulerChosen(seat=0, spot=0)])
+    assert GAME.to_act(s1) == [0] and DeclineOrder() not in GAME.legal_moves(s1, 0)
+    s2 = (
+        given_state(GAME, s1).when(0, ReturnGood(good=lux(0, 0))).then([GoodReturned(seat=0, good=lux(0, 0))])
+    )
+    assert GAME.to_act(s2) == [1] and s2.ruler_current == RULER[C.REPEAT_ORDER]
+
+
+def test_a_pending_order_with_nothing_left_is_skipped_after_an_out_of_turn_sale():
+    from domain.yangtze.commands import DoneSelling, PlaySellCard
+    from domain.yangtze.events import SellCardPlayed, SellingDone
+
+    _events, state = _draw(C.RETURN_GOOD, hands=[[lux(0, 0)], []])
+    s1 = given_state(GAME, state).when(0, PlaySellCard()).then([SellCardPlayed(seat=0)])
+    s2 = (
+        given_state(GAME, s1)
+        .when(0, SellBundle(goods=[lux(0, 0)]))
+        .then([GoodsSold(seat=0, goods=[lux(0, 0)], value=3, via="card")])
+    )
+    s3 = (
+        given_state(GAME, s2)
+        .when(0, SellBundle(goods=[SHANGHAI]))
+        .then([GoodsSold(seat=0, goods=[SHANGHAI], value=3, via="card")])
+    )
+    given_state(GAME, s3).when(0, DoneSelling()).then(
+        [
+            SellingDone(seat=0),
+            OrderSkipped(seat=0, order=C.RETURN_GOOD, reason="no good to return: forgiven"),
+            OrderSkipped(seat=1, order=C.RETURN_GOOD, reason="no good to return: forgiven"),
+            RulerResolved(spot=0),
+            TurnEnded(seat=0, next=1),
+        ]
+    )
+
+
+@pytest.mark.parametrize("kind", [C.SELL_BUNDLE, C.BUY_BACK_LIQUIDITY, C.EXCHANGE_GOOD, C.REPEAT_ORDER])
+def test_question_mark_orders_may_be_declined(kind):
+    _events, state = _draw(
+        kind, hands=[[lux(0, 0)], [lux(1, 1)]], liquidity_used=[[10], [10]], rulers=[RULER[C.TAX_GOODS]]
+    )
+    assert state.phase == "ruler"
+    assert DeclineOrder() in GAME.legal_moves(state, 0)
+    given_state(GAME, state).when(0, DeclineOrder()).then([OrderDeclined(seat=0)])
+    given_state(GAME, state).when(0, EndTurn()).raises("not_now")
+
+
+def test_after_the_ruler_the_draw_goes_on_until_a_good_is_drawn():
+    _events, state = _draw(C.RETURN_GOOD, hands=[[lux(0, 0)], [lux(1, 1)]])
+    state.bag = [daily(0, 0)]
+    s1 = (
+        given_state(GAME, state)
+        .when(0, ReturnGood(good=lux(0, 0)))
+        .then([GoodReturned(seat=0, good=lux(0, 0))])
+    )
+    s1.bag = [daily(0, 0)]
+    after = (
+        given_state(GAME, s1)
+        .when(1, ReturnGood(good=lux(1, 1)))
+        .then(
+            [
+                GoodReturned(seat=1, good=lux(1, 1)),
+                RulerResolved(spot=0),
+                GoodDrawn(good=daily(0, 0)),
+                TurnEnded(seat=0, next=1),
+            ]
+        )
+    )
+    assert after.river[0] == daily(0, 0) and after.river.count(None) == 0
