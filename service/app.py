@@ -87,7 +87,7 @@ def _decode_cursor(cursor: str | None) -> tuple[datetime, str] | None:
         raise Problem(400, "invalid_cursor", "the cursor is not one this API returned") from None
 
 
-def build_handlers(types: ContractTypes) -> list:
+def build_handlers(types: ContractTypes, *, echo: bool = False) -> list:
     """Route handlers typed with this app's games (their commands, events and views)."""
     Command = types.command
     GameDocument = types.document
@@ -340,10 +340,19 @@ def build_handlers(types: ContractTypes) -> list:
     async def openapi(request: Request) -> Response:
         return _json(request.app.state.openapi_document(request.app))
 
-    return [
+    handlers = [
         healthz, readyz, catalogue, components, list_games, create_game, join_game, get_game,
         get_state_at, legal_moves, submit_move, events, stream, export_record, verification, import_game, openapi,
     ]
+    if echo:
+
+        @post("/bench/echo", include_in_schema=False, status_code=200)
+        async def bench_echo(data: JSONBody[dict[str, Any]]) -> dict[str, Any]:
+            """The framework's ceiling for the benchmark: decode a JSON body and encode it back."""
+            return data
+
+        handlers.append(bench_echo)
+    return handlers
 
 
 # --- errors: one place --------------------------------------------------------------------------
@@ -425,7 +434,7 @@ def create_app(
         return document_cache["doc"]
 
     app = Litestar(
-        route_handlers=build_handlers(types),
+        route_handlers=build_handlers(types, echo=settings.bench_echo),
         lifespan=[lifespan],
         exception_handlers={
             Problem: _on_problem,
@@ -435,7 +444,7 @@ def create_app(
             StoreUnavailable: _on_store_down,
             Exception: _on_crash,
         },
-        middleware=[AccessLogMiddleware],
+        middleware=[AccessLogMiddleware] if settings.access_log else [],
         openapi_config=OpenAPIConfig(
             title="Yamen",
             version=API_VERSION,

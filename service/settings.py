@@ -17,6 +17,9 @@ class Settings:
     auto_migrate: bool
     """Apply migrations at start-up (dev and tests); production runs ``yamen migrate``."""
     pool_size: int
+    bench_echo: bool = False
+    """Serve ``POST /bench/echo`` (the benchmark's framework ceiling); off in production."""
+    access_log: bool = True
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -26,4 +29,6 @@ class Settings:
             log_format=os.environ.get("YAMEN_LOG_FORMAT", "auto"),
             auto_migrate=os.environ.get("YAMEN_AUTO_MIGRATE", "1") not in ("0", "false", "no"),
             pool_size=int(os.environ.get("YAMEN_POOL_SIZE", "16")),
+            bench_echo=os.environ.get("YAMEN_BENCH_ECHO", "0") in ("1", "true", "yes"),
+            access_log=os.environ.get("YAMEN_ACCESS_LOG", "1") not in ("0", "false", "no"),
         )
