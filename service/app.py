@@ -211,15 +211,23 @@ def build_handlers(types: ContractTypes, *, echo: bool = False) -> list:
     @get(
         "/v1/games/{game_id:str}/states/{version:int}",
         tags=["audit"],
-        summary="Time travel: the game right after event *version*, as the caller may see it",
+        summary="Time travel: the game right after event *version*, as the caller may see it (after the end: reveal=true shows everything)",
     )
     async def get_state_at(
-        request: Request, game_id: GameId, version: Annotated[int, PathParameter(ge=1, description="1 is the state right after setup")], authorization: Authorization = None
+        request: Request,
+        game_id: GameId,
+        version: Annotated[int, PathParameter(ge=1, description="1 is the state right after setup")],
+        authorization: Authorization = None,
+        reveal: Annotated[bool, QueryParameter(name="reveal", description="The full state, hidden parts included; only once the game has ended")] = False,
     ) -> Response[GameDocument]:
         service: GameService = request.app.state.service
         seat = await service.authenticate(game_id, authorization)
         loaded = await service.state_at(game_id, version)
+        if reveal and loaded.row.status != "finished":
+            raise Problem(403, "not_revealed_yet", "hidden information is revealed when the game ends")
         document = service.document(loaded, seat, await service.seat_infos(game_id))
+        if reveal:
+            document["revealed_state"] = msgspec.to_builtins(loaded.state)
         return _json(document, headers={"ETag": _etag(version), "Vary": "Authorization"})
 
     @get("/v1/games/{game_id:str}/legal-moves", tags=["games"], summary="Every command the caller's seat may send now")

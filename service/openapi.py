@@ -24,7 +24,11 @@ _ERRORS: dict[tuple[str, str], dict[int, str]] = {
     ("post", "/v1/games"): {404: "Unknown game kind", 422: "Invalid options or seats"},
     ("post", "/v1/games/{game_id}/seats/{seat}"): {404: "Unknown game or seat", 409: "Seat already taken"},
     ("get", "/v1/games/{game_id}"): {401: "Invalid token", 404: "Unknown game"},
-    ("get", "/v1/games/{game_id}/states/{version}"): {401: "Invalid token", 404: "Unknown game or version"},
+    ("get", "/v1/games/{game_id}/states/{version}"): {
+        401: "Invalid token",
+        403: "reveal=true before the game has ended",
+        404: "Unknown game or version",
+    },
     ("get", "/v1/games/{game_id}/legal-moves"): {401: "Invalid token", 404: "Unknown game"},
     ("get", "/v1/games/{game_id}/events"): {401: "Invalid token", 404: "Unknown game"},
     ("get", "/v1/catalogue/{kind}/components"): {404: "Unknown game kind"},

@@ -129,6 +129,7 @@ def contract_types(games: dict[str, Game]) -> ContractTypes:
             ("seed_commitment", str),
             ("seed", Optional[str]),
             ("created_at", str),
+            ("revealed_state", Optional[dict[str, Any]], None),
         ],
         kw_only=True,
         module="service.schemas",

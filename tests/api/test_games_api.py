@@ -179,3 +179,16 @@ async def test_a_full_game_over_http_ends_with_the_domain_outcome(client, player
     # After the end everything is revealed, to everybody.
     history = (await client.get(f"/v1/games/{game_id}/events")).json()
     assert all(e["event"]["card"] is not None for e in history["events"] if e["event"]["type"] == "bluff.CardDrawn")
+
+
+async def test_full_reveal_of_past_states_only_after_the_end(client):
+    from tests.api.helpers import play_to_end
+
+    game_id, tokens, created = await _game(client, players=2)
+    v = created["version"]
+    assert_problem(await client.get(f"/v1/games/{game_id}/states/{v}", params={"reveal": "true"}), 403, "not_revealed_yet")
+    await play_to_end(client, game_id, tokens)
+    revealed = (await client.get(f"/v1/games/{game_id}/states/{v}", params={"reveal": "true"})).json()
+    # The first card, drawn for seat 0 at setup, is visible to a spectator in the full reveal.
+    assert revealed["revealed_state"]["card"] in range(1, 10)
+    assert revealed["view"]["card"] is None  # the view stays as a spectator saw it then
