@@ -8,6 +8,8 @@ import msgspec
 
 from domain.kernel import Event, Game, union_of
 
+from .records import NewEvent
+
 
 def tag_of(struct_type: type) -> str:
     return struct_type.__struct_config__.tag  # type: ignore[attr-defined]
@@ -35,3 +37,18 @@ class GameCodec:
 
 
 json_encoder = msgspec.json.Encoder()
+
+
+def new_events(events: list[Event], seat: int | None, command: bytes | None, key: str | None) -> list[NewEvent]:
+    """A command's events as rows to append: payload encoded once, visibility taken from the event."""
+    return [
+        NewEvent(
+            type=tag_of(type(e)),
+            payload=json_encoder.encode(e),
+            visible_to=list(v) if (v := e.visible_to()) is not None else None,
+            seat=seat,
+            command=command,
+            idempotency_key=key,
+        )
+        for e in events
+    ]

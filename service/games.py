@@ -22,9 +22,9 @@ import structlog
 from domain.kernel import Event, Game, NotYourTurn, Outcome, Rng, RuleViolation, Seat, redact_for, seed_commitment
 
 from .cache import SnapshotCache, decode_state, encode_snapshot, peek_snapshot
-from .codec import GameCodec, json_encoder, tag_of
+from .codec import GameCodec, json_encoder, new_events, tag_of
 from .problems import Problem
-from .records import NewEvent, StoredEvent, seal, timestamp
+from .records import StoredEvent, seal, timestamp
 from .store import DuplicateIdempotencyKey, EventStore, GameRow, IdempotentResponse, VersionConflict
 
 log = structlog.get_logger("yamen.games")
@@ -101,19 +101,6 @@ class GameService:
             raise Problem(404, "unknown_kind", f"no game kind {kind!r}; see /v1/catalogue")
         return game, self.codecs[kind]
 
-    def _new_events(self, events: list[Event], seat: Seat | None, command: bytes | None, key: str | None) -> list[NewEvent]:
-        return [
-            NewEvent(
-                type=tag_of(type(e)),
-                payload=json_encoder.encode(e),
-                visible_to=list(v) if (v := e.visible_to()) is not None else None,
-                seat=seat,
-                command=command,
-                idempotency_key=key,
-            )
-            for e in events
-        ]
-
     def envelope(self, codec: GameCodec, stored: StoredEvent, viewer: Seat | None, revealed: bool, event: Event | None = None) -> EventEnvelope:
         if event is None:
             event = codec.decode_event(stored.payload)
@@ -146,7 +133,7 @@ class GameService:
         tokens = {seat: f"ymn.{seat}.{secrets.token_urlsafe(24)}" for seat in seats_taken}
         now = self._now()
         commitment = seed_commitment(secret_seed)
-        stored = seal(game_id, 1, commitment, self._new_events(events, None, None, None), now, secret_seed)
+        stored = seal(game_id, 1, commitment, new_events(events, None, None, None), now, secret_seed)
         status = "active" if len(tokens) == players else "open"
         row = GameRow(
             game_id=game_id, kind=kind, rules_version=game.rules_version,
@@ -281,7 +268,7 @@ class GameService:
             now = self._now()
             stored = seal(
                 game_id, loaded.version + 1, row.last_hash,
-                self._new_events(events, seat, body, idempotency_key), now, row.seed,
+                new_events(events, seat, body, idempotency_key), now, row.seed,
             )
             new_version = stored[-1].seq
             response = json_encoder.encode(

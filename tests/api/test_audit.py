@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from service.audit import read_record, verify
-from service.records import chain_hash, payload_digest
+from tests.golden.tamper import rechain as _rechain
 from tests.api.helpers import bearer, create, play_to_end
 from tests.conftest import test_games
 
@@ -53,30 +53,6 @@ async def test_a_running_game_record_is_redacted_but_its_chain_verifies(client):
         report = verify(record, test_games())
         assert _statuses(report)["chain"] == ("passed", None)
         assert report.ok
-
-
-def _rechain(lines: list[bytes], seed: str, start: int) -> list[bytes]:
-    """What a forger would do: recompute every hash from *start* on so the chain looks intact."""
-    out = list(lines[:start])
-    prev = json.loads(lines[start - 1])["hash"] if start > 1 else json.loads(lines[0])["seed_commitment"]
-    for raw in lines[start:]:
-        line = json.loads(raw)
-        if line["record"] != "event":
-            out.append(raw)
-            continue
-        payload = json.dumps(line["payload"], separators=(",", ":")).encode()
-        digest = payload_digest(payload, line.get("visible_to"), seed, line["seq"])
-        command = json.dumps(line["command"], separators=(",", ":")).encode() if line.get("command") is not None else None
-        from datetime import datetime
-
-        line["prev_hash"] = prev
-        line["hash"] = prev = chain_hash(
-            prev, line["seq"], line["type"], digest, line.get("visible_to"), line.get("seat"), command,
-            line.get("idempotency_key"), datetime.fromisoformat(line["recorded_at"]),
-        )
-        line["payload"] = json.loads(payload)
-        out.append(json.dumps(line, separators=(",", ":")).encode())
-    return out
 
 
 async def test_tampering_is_caught_at_the_right_seq(client):
