@@ -252,6 +252,12 @@ class GameService:
                 raise Problem(409, "game_not_started", "the game starts when every seat is taken")
             if row.status == "finished":
                 raise Problem(409, "game_over", "the game has ended")
+            if row.rules_version != game.rules_version:
+                # A game is judged by the rules it was created with; this build has newer ones.
+                raise Problem(
+                    409, "rules_version_retired",
+                    f"this game was created under {row.rules_version}; the service now judges {game.rules_version}",
+                )
             if if_match is not None and if_match != loaded.version:
                 raise Problem(412, "version_mismatch", f"the game is at version {loaded.version}", current_version=loaded.version)
             if type(command) not in game.command_types:

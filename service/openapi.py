@@ -42,7 +42,7 @@ _ERRORS: dict[tuple[str, str], dict[int, str]] = {
         401: "Missing or invalid token",
         403: "Not this seat's turn",
         404: "Unknown game",
-        409: "The game has not started or has ended",
+        409: "The game has not started, has ended, or was created under retired rules",
         412: "If-Match names a stale version; `current_version` says the current one",
         422: "The rules forbid this move (`code` and `rule` say which), or the Idempotency-Key was reused",
     },

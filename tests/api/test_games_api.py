@@ -192,3 +192,23 @@ async def test_full_reveal_of_past_states_only_after_the_end(client):
     # The first card, drawn for seat 0 at setup, is visible to a spectator in the full reveal.
     assert revealed["revealed_state"]["card"] in range(1, 10)
     assert revealed["view"]["card"] is None  # the view stays as a spectator saw it then
+
+
+async def test_a_game_keeps_the_rules_it_was_created_with(database_url, store):
+    """A game created under an older rules version is not judged by newer rules."""
+    created_id = None
+    from litestar.testing import AsyncTestClient
+
+    from tests.conftest import make_app
+
+    async with AsyncTestClient(app=make_app(database_url, None)) as client:
+        game_id, tokens, _ = await _game(client)
+        created_id = game_id
+        async with store.pool.connection() as conn:
+            await conn.execute("UPDATE games SET rules_version = 'bluff-0' WHERE game_id = %s", (game_id,))
+        problem = assert_problem(
+            await client.post(f"/v1/games/{game_id}/moves", json={"type": "bluff.Claim", "claim": "low"}, headers=bearer(tokens[0])),
+            409, "rules_version_retired",
+        )
+        assert "bluff-0" in problem["detail"]
+    assert created_id

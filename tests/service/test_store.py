@@ -139,3 +139,26 @@ async def test_listing_is_keyset_paginated(store):
         before = (page[-1].created_at, page[-1].game_id)
     assert set(ids) <= set(seen)
     assert len(seen) == len(set(seen))
+
+
+def test_yamen_migrate_applies_each_migration_once(monkeypatch, capsys):
+    import psycopg
+
+    from service import cli
+    from tests.conftest import PG_ADMIN, _url_for
+
+    name = f"yamen_migrate_{secrets.token_hex(4)}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        monkeypatch.setenv("DATABASE_URL", _url_for(name))
+        assert cli.main(["migrate"]) == 0
+        assert "applied: 001_init" in capsys.readouterr().out
+        assert cli.main(["migrate"]) == 0
+        assert "nothing (up to date)" in capsys.readouterr().out
+        with psycopg.connect(_url_for(name)) as conn:
+            tables = {r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+        assert {"games", "seats", "events", "idempotency", "schema_migrations"} <= tables
+    finally:
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
