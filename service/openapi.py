@@ -9,6 +9,7 @@ and documents the headers the contract relies on (ETag, If-Match, Idempotency-Ke
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import msgspec
@@ -91,8 +92,28 @@ def _tag_mapping(options: list[dict[str, Any]], schemas: dict[str, Any]) -> tupl
     return None
 
 
+def _rename_colliding_components(doc: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
+    """Litestar names two games' same-named types by module path (``yangtze_commands_Pass``);
+    generators turn that into ugly class names, so call them ``YangtzePass`` instead."""
+    schemas = doc.get("components", {}).get("schemas", {})
+    renames = {}
+    for name in schemas:
+        head, _, rest = name.partition("_")
+        if head in games and rest:
+            short = rest.rsplit("_", 1)[-1]
+            renames[name] = head.capitalize() + short
+    if not renames:
+        return doc
+    text = json.dumps(doc)
+    for old, new in renames.items():
+        text = text.replace(f'"{REF}{old}"', f'"{REF}{new}"')
+    renamed = json.loads(text)
+    renamed["components"]["schemas"] = {renames.get(k, k): v for k, v in renamed["components"]["schemas"].items()}
+    return renamed
+
+
 def finish_openapi(document: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
-    doc = copy.deepcopy(document)
+    doc = _rename_colliding_components(copy.deepcopy(document), games)
     components = doc.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
     problem_schema, extra = msgspec.json.schema_components([ProblemDetails], ref_template=REF + "{name}")
