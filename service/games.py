@@ -89,6 +89,7 @@ class GameService:
         self.cache = cache
         self.clock = clock
         self._token_hashes: dict[tuple[str, int], str] = {}
+        self._full_tables: dict[str, list[SeatInfo]] = {}
 
     # --- helpers ------------------------------------------------------------------------------
     def _now(self) -> datetime:
@@ -268,6 +269,13 @@ class GameService:
                 raise Problem(403, violation.code, violation.message, rule=violation.rule) from None
             except RuleViolation as violation:
                 raise Problem(422, violation.code, violation.message, rule=violation.rule) from None
+            except Exception:
+                # A command no rule anticipated (out-of-range values) must still be a 4xx; a crash
+                # on a move the game itself offered is a bug and stays a 500.
+                if command in game.legal_moves(loaded.state, seat):
+                    raise
+                log.warning("decide_crashed_on_illegal_command", command=tag_of(type(command)))
+                raise Problem(422, "illegal_move", "this move is not among the legal moves") from None
             state = game.fold(loaded.state, events)
             outcome = game.outcome(state)
             status = "finished" if outcome is not None else "active"
@@ -336,7 +344,16 @@ class GameService:
         }
 
     async def seat_infos(self, game_id: str) -> list[SeatInfo]:
-        return [SeatInfo(seat=s, claimed=h is not None) for s, h in await self.store.seats(game_id)]
+        infos = self._full_tables.get(game_id)
+        if infos is not None:
+            return infos
+        infos = [SeatInfo(seat=s, claimed=h is not None) for s, h in await self.store.seats(game_id)]
+        if infos and all(i.claimed for i in infos):
+            # A claimed seat is never released, so a full table can be remembered (one query less per read).
+            if len(self._full_tables) >= 100_000:
+                self._full_tables.clear()
+            self._full_tables[game_id] = infos
+        return infos
 
     async def history(self, game_id: str, viewer: Seat | None, after: int, limit: int) -> dict[str, Any]:
         row = await self.store.get_game(game_id)

@@ -34,20 +34,27 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 @pytest.fixture(scope="module")
 def http(database_url, redis_url):
     with TestClient(app=make_app(database_url, redis_url)) as client:
-        created = client.post("/v1/games", json={"kind": "bluff", "options": {"players": 2}, "seed": "st"}).json()
-        client.headers["Authorization"] = f"Bearer {created['tokens'][0]['token']}"
-        client.known_game = created["game_id"]  # type: ignore[attr-defined]
+        games = []
+        for kind, players in (("bluff", 2), ("yangtze", 2), ("pingyao", 3), ("jiangnan", 3)):
+            created = client.post("/v1/games", json={"kind": kind, "options": {"players": players}, "seed": "st"}).json()
+            games.append((created["game_id"], created["tokens"][0]["token"]))
+        client.known_games = games  # type: ignore[attr-defined]
         yield client
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_every_operation_conforms(case, http):
-    if "game_id" in (case.path_parameters or {}) and case.path_parameters["game_id"].isascii():
-        # Half the examples hit a real game so the success paths are exercised too.
-        if zlib.crc32(case.path_parameters["game_id"].encode()) % 2 == 0:
-            case.path_parameters["game_id"] = http.known_game
+    headers = {}
+    if "game_id" in (case.path_parameters or {}):
+        # Most examples hit a real game of each kind (with its seat 0 token), so the success
+        # paths and every game's command decoding are exercised, not only 404s.
+        pick = zlib.crc32(case.path_parameters["game_id"].encode()) % (len(http.known_games) + 1)
+        if pick < len(http.known_games):
+            case.path_parameters["game_id"], token = http.known_games[pick]
+            headers["Authorization"] = f"Bearer {token}"
     kwargs = case.as_transport_kwargs(base_url="http://testserver.local")
+    kwargs["headers"] = {**headers, **(kwargs.get("headers") or {})}
     if "data" in kwargs:
         kwargs["content"] = kwargs.pop("data")
     response = http.request(**{k: v for k, v in kwargs.items() if k in ("method", "url", "headers", "params", "json", "content")})
