@@ -112,6 +112,37 @@ def _rename_colliding_components(doc: dict[str, Any], games: dict[str, Game]) ->
     return renamed
 
 
+def _name_unions(doc: dict[str, Any], games: dict[str, Game]) -> None:
+    """Give the three cross-game unions a name of their own (``Command``, ``Event``, ``View``), so
+    generators emit one named union type instead of an anonymous one per use."""
+    from .codec import tag_of
+
+    named = {
+        "Command": {tag_of(t) for g in games.values() for t in g.command_types},
+        "Event": {tag_of(t) for g in games.values() for t in g.event_types},
+        "View": {tag_of(g.view_type) for g in games.values()},
+    }
+    schemas = doc["components"]["schemas"]
+
+    def visit(node: Any) -> Any:
+        if isinstance(node, dict):
+            mapping = node.get("discriminator", {}).get("mapping")
+            if mapping:
+                for name, tags in named.items():
+                    if set(mapping) == tags:
+                        schemas[name] = node
+                        return {"$ref": REF + name}
+            return {k: visit(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [visit(v) for v in node]
+        return node
+
+    doc["paths"] = visit(doc["paths"])
+    for key in list(schemas):
+        if key not in named:
+            schemas[key] = visit(schemas[key])
+
+
 def finish_openapi(document: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
     doc = _rename_colliding_components(copy.deepcopy(document), games)
     components = doc.setdefault("components", {})
@@ -120,6 +151,8 @@ def finish_openapi(document: dict[str, Any], games: dict[str, Game]) -> dict[str
     schemas.update(extra)
     problem_ref = problem_schema[0]
     _discriminate(doc, schemas)
+    if games:
+        _name_unions(doc, games)
 
     def problem(description: str) -> dict[str, Any]:
         return {"description": description, "content": {"application/problem+json": {"schema": problem_ref}}}

@@ -60,4 +60,7 @@ def test_every_tagged_union_has_a_discriminator():
         assert union.get("discriminator", {}).get("propertyName") in ("type", "kind"), union
         assert set(union["discriminator"]["mapping"].values()) == {o["$ref"] for o in union["oneOf"]}
     body = document["paths"]["/v1/games/{game_id}/moves"]["post"]["requestBody"]["content"]["application/json"]["schema"]
-    assert "bluff.Claim" in body["discriminator"]["mapping"]
+    assert body == {"$ref": "#/components/schemas/Command"}
+    assert "bluff.Claim" in document["components"]["schemas"]["Command"]["discriminator"]["mapping"]
+    assert "bluff.CardDrawn" in document["components"]["schemas"]["Event"]["discriminator"]["mapping"]
+    assert document["components"]["schemas"]["View"]["discriminator"]["propertyName"] == "kind"
