@@ -1,4 +1,4 @@
-"""Pingyao: First Chinese Banks (Wu Shuang) - base game for 3 and 4 players."""
+"""Pingyao: First Chinese Banks (Wu Shuang) - solo and 2 to 4 players."""
 
 from domain.kernel import Game
 
@@ -16,7 +16,7 @@ GAME = Game(
     kind="pingyao",
     title="Pingyao: First Chinese Banks",
     rules_version="pingyao-1",
-    player_counts=(3, 4),
+    player_counts=(1, 2, 3, 4),
     options_type=PingyaoOptions,
     command_types=COMMANDS,
     event_types=EVENTS,
@@ -33,7 +33,11 @@ GAME = Game(
     components=_components.components,
     describe=describe,
     summary="Open branches, staff them, move silver between piaohao and bank the most over 8 months.",
-    variants={"crowdfunding": "Adds the crowdfunding promo branch tiles and Yamen support tiles (8 instead of 6)."},
+    variants={
+        "crowdfunding": "Adds the crowdfunding promo branch tiles and Yamen support tiles (8 instead of 6).",
+        "storyline": "Solo (players=1): the storyline card, 1-5 - its Yamen tile and the Normal and Hard goals "
+                     "(the outcome reports success or failure at both).",
+    },
 )
 
 __all__ = ["GAME", "PingyaoOptions"]

@@ -9,6 +9,39 @@ class PingyaoCommand(Command, frozen=True, tag=lambda n: f"pingyao.{n}"):
     pass
 
 
+# --- Two-player game: public dice draft (before each round) -------------------------------------
+class PlacePublicDie(PingyaoCommand, frozen=True):
+    """Put a rolled public die in an action's resting area, or (action "") out of play this round."""
+
+    die: int
+    action: str = ""
+
+
+# --- Solo game ----------------------------------------------------------------------------------
+class PlaceStartingBranch(PingyaoCommand, frozen=True):
+    """Solo setup: Taiyuan goes on any coloured Tier-1 region."""
+
+    color: str
+
+
+class ClaimReward(PingyaoCommand, frozen=True):
+    """Solo: the round goal is met - take the event card's reward or decline it."""
+
+    accept: bool
+
+
+class TakeYamenTile(PingyaoCommand, frozen=True):
+    """Solo reward: a Yamen support tile, paying its silver from the head office."""
+
+    tile: str
+
+
+class TakeBackDie(PingyaoCommand, frozen=True):
+    """Solo reward "gain an extra action": take back a used teller die; it is rerolled and acts."""
+
+    die: int
+
+
 # --- Preparation phase -------------------------------------------------------------------------
 class AdjustDie(PingyaoCommand, frozen=True):
     """Lasa (-1) / Changde (+1)."""
@@ -143,6 +176,7 @@ class TransferFunds(PingyaoCommand, frozen=True):
 
 
 COMMANDS = (
+    PlacePublicDie, PlaceStartingBranch, ClaimReward, TakeYamenTile, TakeBackDie,
     AdjustDie, SwapDice, RecallSilver, ConvertCopper, EndPreparation,
     Reroll, DiscardDie, Decline, BankEscort, ConfuciusTemple, WestStreet, MoneyHouseLend,
     MoneyHouseDeposit, CityGodTemple, Yamen,

@@ -176,6 +176,92 @@ def yamen_copies(players: int) -> int:
     return 2 if players == 4 else 1
 
 
+# --- Two-player game: public dice -------------------------------------------------------------
+# The two unused colours' dice (ids 6-11: 6 and 9 the large four-sided dice). Rounds 1-2 use the
+# two four-sided and two six-sided dice (ids 8 and 11 stay out), rounds 3-8 all six.
+PUBLIC_DICE_2P = 6
+# Choice order, as offsets from the starting player (0 = starting player, 1 = second player):
+DRAFT_ORDER_EARLY = (0, 1, 1, 0)  # rounds 1-2: start 1, second 2, start the last one
+DRAFT_ORDER = (0, 1, 1, 0, 0, 1)  # rounds 3-8: start 1, second 2, start 2, second the last one
+PUBLIC_PER_RESTING_AREA = 1  # "Each action's resting area may hold at most 1 public die."
+
+
+# --- Solo game ---------------------------------------------------------------------------------
+SOLO_START_SILVER = 1  # Solo setup: head office and starting branch 1 silver each ("instead of 2").
+SOLO_PUBLIC_DICE = 9  # "The other 9 unused teller dice become public dice" (ids 3-11; 3, 6, 9 four-sided).
+SOLO_EVENT_ROUNDS = 8  # 8 of the 10 event cards, one flipped each round.
+
+
+class Storyline(msgspec.Struct, frozen=True):
+    """Top half: the Yamen support tile held all game; bottom half: Normal and Hard conditions
+    (every one must be met). Condition keys: score, reputation, exchange, branches (incl. the
+    starting branch), tier3 (Tier-3 branches), tellers (branch tellers on branches)."""
+
+    name: str
+    yamen: str
+    normal: dict[str, int]
+    hard: dict[str, int]
+
+
+# assumed: the five storyline cards' contents (the rulebook names only their layout).
+STORYLINES = {
+    1: Storyline("Rishengchang Opens Its Doors", "tier1_income",
+                 {"score": 20, "branches": 4}, {"score": 30, "branches": 6}),  # assumed
+    2: Storyline("Remittances Across the Empire", "exchange_fee",
+                 {"score": 20, "exchange": 7}, {"score": 30, "exchange": 10}),  # assumed
+    3: Storyline("An Honest Name", "reputation_extra",
+                 {"score": 20, "reputation": 10}, {"score": 30, "reputation": 14}),  # assumed
+    4: Storyline("The Money Lender", "lending_income",
+                 {"score": 24}, {"score": 34, "reputation": 8}),  # assumed
+    5: Storyline("A House of Talent", "tier2_staffed",
+                 {"score": 20, "tellers": 3}, {"score": 30, "tellers": 5, "tier3": 1}),  # assumed
+}
+
+
+class EventCard(msgspec.Struct, frozen=True):
+    """Initial setup: per action space "6" (a six-sided public die on the action space) or "46"
+    (a four-sided die in the resting area, then a six-sided die on the action space - the die on
+    the space is the last one). Round goal: perform `goal_action` `goal_count` times this round.
+    Reward: copper / reputation / silver (amount), teller (a free branch teller), exchange (an
+    exchange action of up to `amount` months), yamen (take a Yamen support tile), extra_action
+    (take back a used teller die, reroll it, act again), income (ongoing: +amount copper every
+    Income phase), reroll_discount (ongoing: rerolls cost 1 less)."""
+
+    name: str
+    setup: dict[str, str]
+    goal_action: str
+    goal_count: int
+    reward: str
+    amount: int = 0
+    ongoing: bool = False
+
+
+# assumed: the ten event cards' set-ups, round goals and rewards (at most 3 four-sided and 6
+# six-sided public dice per card; an action whose goal needs 2 uses never has a resting die, so
+# that a second bump still finds room in the resting area).
+EVENT_CARDS = {
+    "E01": EventCard("Bandits on the Road", {"bank_escort": "46", "west_street": "6", "money_house": "6",
+                     "city_god_temple": "46"}, "bank_escort", 1, "copper", 4),  # assumed
+    "E02": EventCard("Flood Relief", {"yamen": "46", "confucius_temple": "6", "money_house": "46"},
+                     "city_god_temple", 1, "reputation", 1),  # assumed
+    "E03": EventCard("Merchants' Rush", {"west_street": "6", "bank_escort": "46", "yamen": "6",
+                     "city_god_temple": "6"}, "west_street", 2, "exchange", 2),  # assumed
+    "E04": EventCard("Imperial Examination", {"confucius_temple": "46", "city_god_temple": "6",
+                     "west_street": "6", "yamen": "6"}, "confucius_temple", 1, "teller", 1),  # assumed
+    "E05": EventCard("Silver Shortage", {"money_house": "46", "west_street": "46", "bank_escort": "6",
+                     "confucius_temple": "6"}, "money_house", 1, "silver", 1),  # assumed
+    "E06": EventCard("The Magistrate's Visit", {"yamen": "6", "city_god_temple": "46", "confucius_temple": "6",
+                     "bank_escort": "6"}, "money_house", 1, "yamen"),  # assumed
+    "E07": EventCard("Market Day", {a: "6" for a in ACTIONS}, "city_god_temple", 2, "extra_action"),  # assumed
+    "E08": EventCard("Harvest Festival", {"bank_escort": "46", "west_street": "46", "confucius_temple": "46"},
+                     "money_house", 1, "income", 2, True),  # assumed
+    "E09": EventCard("A New Trade Route", {"city_god_temple": "6", "money_house": "6", "yamen": "46"},
+                     "west_street", 1, "reroll_discount", 1, True),  # assumed
+    "E10": EventCard("A Quiet Month", {"bank_escort": "6", "confucius_temple": "6"},
+                     "yamen", 1, "reputation", 2),  # assumed
+}
+
+
 def band(value: int) -> int:
     """Die value bands used by every action: 1-2 -> 0, 3-4 -> 1, 5-6 -> 2."""
     return (value - 1) // 2
@@ -190,8 +276,10 @@ def tiers_for(value: int) -> tuple[int, ...]:
 
 
 def resting_capacity(players: int) -> int:
-    # assumed: the effect area's "at most 3 / at most 2 / at most 1" is by player count (4/3/2).
-    return {4: 3, 3: 2, 2: 1}.get(players, 1)
+    # assumed: the effect area's "at most 3 / at most 2 / at most 1" is by player count (4/3/2);
+    # solo is set up "as in the 3-player game" (2), which leaves room for an event card's
+    # resting die plus one bump.
+    return {4: 3, 3: 2, 2: 1, 1: 2}.get(players, 1)
 
 
 def reroll_cost(value: int) -> int:
@@ -216,7 +304,11 @@ def components() -> dict[str, object]:
         "capital": CAPITAL,
         "income_rate": INCOME_RATE,
         "management_positions": MANAGEMENT,
+        "storylines": {k: msgspec.to_builtins(v) for k, v in STORYLINES.items()},
+        "event_cards": {k: msgspec.to_builtins(v) for k, v in EVENT_CARDS.items()},
         "assumed": [
+            "storyline cards (Yamen tile, Normal and Hard conditions)",
+            "event cards (set-ups, round goals, rewards)",
             "tile effective silver and teller positions",
             "tile copies",
             "starting branch colours and capital",

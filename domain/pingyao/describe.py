@@ -16,6 +16,26 @@ def describe(state: Any, event: Any) -> str:
             return f"round {event.round} begins; seat {event.start_player} is the starting player"
         case E.DiceRolled():
             return "dice rolled: " + " ".join(str(v) for v in event.values if v)
+        case E.PublicDiceRolled():
+            return "public dice rolled: " + " ".join(str(v) for v in event.values if v)
+        case E.PublicDiePlaced():
+            where = f"the {event.action.replace('_', ' ')} resting area" if event.action else "out of play"
+            return f"{who} puts public die {event.die} in {where}"
+        case E.StorylineChosen():
+            return f"storyline card {event.storyline} is chosen; its Yamen tile {event.tile} is held all game"
+        case E.StartingBranchPlaced():
+            return f"{who} places Taiyuan on {event.region}"
+        case E.EventCardRevealed():
+            dice = ", ".join(f"{d.value} {'on' if d.space else 'beside'} {d.action.replace('_', ' ')}" for d in event.dice)
+            return f"event card {event.card} is flipped; public dice: {dice or 'none'}"
+        case E.RoundGoalMet():
+            return f"the round goal of {event.card} is met"
+        case E.RewardClaimed():
+            return f"{who} {'takes' if event.accept else 'declines'} the reward of {event.card}" + (" (kept: ongoing)" if event.ongoing else "")
+        case E.SilverGained():
+            return f"{who} gains {event.amount} silver ({event.reason})"
+        case E.DieTakenBack():
+            return f"{who} takes back die {event.die} for an extra action and rerolls it: {event.value}"
         case E.DecisionQueued():
             return "waiting for: " + ", ".join(f"{f.kind} (seat {f.seat})" for f in event.frames) if event.frames else "bonus taken"
         case E.PhaseStarted():

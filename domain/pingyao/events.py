@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from domain.kernel import Event, Seat
 
 from .state import Frame
@@ -20,6 +22,60 @@ class GameSetUp(PingyaoEvent, frozen=True, kw_only=True):
     start_player: int
 
 
+class StorylineChosen(PingyaoEvent, frozen=True, kw_only=True):
+    """Solo setup: the storyline card (its Yamen tile is the player's for the whole game)."""
+
+    storyline: int
+    tile: str
+
+
+class StartingBranchPlaced(PingyaoEvent, frozen=True, kw_only=True):
+    """Solo setup: Taiyuan (with its silver) on the chosen Tier-1 region."""
+
+    seat: int
+    region: str
+
+
+class SetupDie(msgspec.Struct, frozen=True):
+    die: int
+    action: str
+    value: int
+    space: bool
+    """True: on the action space; False: in its resting area."""
+
+
+class EventCardRevealed(PingyaoEvent, frozen=True, kw_only=True):
+    """Solo: this round's event card and its initial set-up of public dice."""
+
+    card: str
+    dice: list[SetupDie] = []
+
+
+class RoundGoalMet(PingyaoEvent, frozen=True, kw_only=True):
+    card: str
+
+
+class RewardClaimed(PingyaoEvent, frozen=True, kw_only=True):
+    seat: int
+    card: str
+    accept: bool
+    ongoing: bool = False
+
+
+class SilverGained(PingyaoEvent, frozen=True, kw_only=True):
+    seat: int
+    amount: int
+    reason: str = ""
+
+
+class DieTakenBack(PingyaoEvent, frozen=True, kw_only=True):
+    """Solo "extra action": a used teller die comes back, rerolled, and must act now."""
+
+    seat: int
+    die: int
+    value: int
+
+
 class RoundStarted(PingyaoEvent, frozen=True, kw_only=True):
     round: int
     start_player: int
@@ -28,6 +84,19 @@ class RoundStarted(PingyaoEvent, frozen=True, kw_only=True):
 class DiceRolled(PingyaoEvent, frozen=True, kw_only=True):
     values: list[int]
     """One value per die id (seat*3 + k; k=0 the large four-sided die); 0 = not rolled."""
+
+
+class PublicDiceRolled(PingyaoEvent, frozen=True, kw_only=True):
+    """Two-player game: the starting player rolls the public dice (one value per die id, 0 = not rolled)."""
+
+    values: list[int]
+
+
+class PublicDiePlaced(PingyaoEvent, frozen=True, kw_only=True):
+    seat: int
+    die: int
+    action: str
+    """The action whose resting area takes the die; "" = out of play this round."""
 
 
 class DecisionQueued(PingyaoEvent, frozen=True, kw_only=True):
@@ -293,7 +362,8 @@ class GameEnded(PingyaoEvent, frozen=True, kw_only=True):
 
 
 EVENTS = (
-    GameSetUp, RoundStarted, DiceRolled, DecisionQueued, PhaseStarted, DieAdjusted, SilverRecalled,
+    GameSetUp, RoundStarted, DiceRolled, PublicDiceRolled, PublicDiePlaced, StorylineChosen, StartingBranchPlaced,
+    EventCardRevealed, RoundGoalMet, RewardClaimed, SilverGained, DieTakenBack, DecisionQueued, PhaseStarted, DieAdjusted, SilverRecalled,
     CopperConverted, PreparationEnded, DieRerolled, DieDiscarded, DieDeclined, DieDispatched,
     BranchTilesDrawn, BranchOpened, BranchTilesReturned, ReputationGained, CopperGained, TellerPlaced,
     TellersRecalled, SilverMoved, EntrySkillDecided, ExchangeCardsDrawn, DeckReshuffled,

@@ -30,6 +30,16 @@ def _set_up(s: State, e: E.GameSetUp) -> None:
         s.pl.append(p)
         for k in range(3):
             s.dice.append(Die(owner=seat, large=k == 0))
+    if e.players == 2:  # Two-player game: the two unused colours' dice are public
+        for k in range(C.PUBLIC_DICE_2P):
+            s.dice.append(Die(owner=-1, large=k % 3 == 0, where="pool"))
+    if e.players == 1:  # Solo: the 9 other dice are public; 1 + 1 starting silver; the storyline tile
+        for k in range(C.SOLO_PUBLIC_DICE):
+            s.dice.append(Die(owner=-1, large=k % 3 == 0, where="pool"))
+        p = s.pl[0]
+        p.head_office = C.SOLO_START_SILVER
+        p.regions[f"1{C.TILES[e.starting[0]].color}"].silver = C.SOLO_START_SILVER
+        placed = p.head_office + C.SOLO_START_SILVER + p.deposit_area
     s.supply_silver = C.SILVER_SUPPLY - placed
     s.stacks = {str(t): C.stack_tiles(t, e.crowdfunding) for t in C.TIERS}
     s.bottoms = {str(t): [] for t in C.TIERS}
@@ -38,14 +48,73 @@ def _set_up(s: State, e: E.GameSetUp) -> None:
     s.yamen_supply = {k: copies for k, t in C.YAMEN_TILES.items() if e.crowdfunding or not t.promo}
 
 
+def _storyline(s: State, e: E.StorylineChosen) -> None:
+    s.storyline = e.storyline
+    s.pl[0].yamen.append(e.tile)
+    if s.yamen_supply.get(e.tile, 0) > 0:
+        s.yamen_supply[e.tile] -= 1
+
+
 def _round_started(s: State, e: E.RoundStarted) -> None:
     s.round, s.start_player, s.phase = e.round, e.start_player, "prep"
     s.acted, s.forced_die = {}, -1
     for p in s.pl:
         p.used_round = []
     for i, d in enumerate(s.dice):
-        d.where = "storage" if (e.round < 3 and i % 3 == 2) else "number"
+        early = e.round < 3 and i % 3 == 2  # the third die of a colour joins in round 3
+        if d.owner >= 0:
+            d.where = "storage" if early and s.players != 1 else "number"
+        else:
+            d.where = "storage" if early and s.players == 2 else "pool"
         d.value, d.action, d.rerolled = 3, "", False
+
+
+def _public_rolled(s: State, e: E.PublicDiceRolled) -> None:
+    for d, v in zip(s.dice, e.values):
+        if v:
+            d.value, d.where = v, "draft"
+
+
+def _starting_placed(s: State, e: E.StartingBranchPlaced) -> None:
+    p = s.pl[e.seat]
+    for r in C.REGIONS:
+        reg = p.regions[r]
+        if reg.tile and C.TILES[reg.tile].tier == 0 and r != e.region:
+            p.regions[e.region].tile, p.regions[e.region].silver = reg.tile, reg.silver
+            reg.tile, reg.silver = "", 0
+
+
+def _event_card(s: State, e: E.EventCardRevealed) -> None:
+    s.event_card, s.goal_met, s.round_actions = e.card, False, {}
+    s.events_seen.append(e.card)
+    for sd in e.dice:
+        d = s.dice[sd.die]
+        d.value, d.action, d.where = sd.value, sd.action, "space" if sd.space else "rest"
+
+
+def _goal_met(s: State, e: E.RoundGoalMet) -> None:
+    s.goal_met = True
+
+
+def _reward(s: State, e: E.RewardClaimed) -> None:
+    if e.accept and e.ongoing:
+        s.pl[e.seat].ongoing.append(e.card)
+
+
+def _silver_gained(s: State, e: E.SilverGained) -> None:
+    s.pl[e.seat].head_office += e.amount
+    s.supply_silver -= e.amount
+
+
+def _taken_back(s: State, e: E.DieTakenBack) -> None:
+    d = s.dice[e.die]
+    d.where, d.value, d.action, d.rerolled = "hand", e.value, "", False
+    s.forced_die = e.die
+
+
+def _public_placed(s: State, e: E.PublicDiePlaced) -> None:
+    d = s.dice[e.die]
+    d.where, d.action = ("rest", e.action) if e.action else ("out", "")
 
 
 def _dice_rolled(s: State, e: E.DiceRolled) -> None:
@@ -121,6 +190,8 @@ def _dispatched(s: State, e: E.DieDispatched) -> None:
     d = s.dice[e.die]
     _count_turn(s, d)
     d.value, d.where, d.action = e.value, "space", e.action
+    if s.players == 1:
+        s.round_actions[e.action] = s.round_actions.get(e.action, 0) + 1
     if e.bumped >= 0:
         s.dice[e.bumped].where = "rest"
     s.pl[e.seat].copper += e.copper
@@ -325,6 +396,7 @@ def _player_resolved(s: State, e: E.PlayerResolved) -> None:
 
 def _round_ended(s: State, e: E.RoundEnded) -> None:
     s.start_player = e.next_start
+    s.event_card = ""
     for d in s.dice:
         if d.where != "storage":
             d.where = "pool"
@@ -340,6 +412,9 @@ def _nothing(s: State, e: Any) -> None:
 
 _HANDLERS: dict[type, Callable[[State, Any], None]] = {
     E.GameSetUp: _set_up, E.RoundStarted: _round_started, E.DiceRolled: _dice_rolled,
+    E.PublicDiceRolled: _public_rolled, E.PublicDiePlaced: _public_placed,
+    E.StorylineChosen: _storyline, E.StartingBranchPlaced: _starting_placed, E.EventCardRevealed: _event_card, E.RoundGoalMet: _goal_met,
+    E.RewardClaimed: _reward, E.SilverGained: _silver_gained, E.DieTakenBack: _taken_back,
     E.DecisionQueued: _queued, E.PhaseStarted: _phase, E.DieAdjusted: _adjusted,
     E.SilverRecalled: _recalled, E.CopperConverted: _converted, E.PreparationEnded: _nothing,
     E.DieRerolled: _rerolled, E.DieDiscarded: _discarded, E.DieDeclined: _declined,

@@ -25,6 +25,8 @@ class PingyaoOptions(Options, frozen=True, kw_only=True):
     players: int = 4
     crowdfunding: bool = False
     """Add the crowdfunding promo branch tiles and the two extra Yamen support tiles."""
+    storyline: int = 1
+    """Solo (players=1): the storyline card the player chooses, 1-5 (ignored otherwise)."""
 
 
 def initial(options: PingyaoOptions) -> State:
@@ -33,9 +35,12 @@ def initial(options: PingyaoOptions) -> State:
 
 def setup(options: PingyaoOptions, rng: Rng) -> list[Event]:
     """Game Setup: deal the starting branches; Taiyuan's holder is the starting player."""
-    if options.players not in (3, 4):
-        raise InvalidOptions("Pingyao is played here by 3 or 4 players (2-player and solo come later)")
-    starting = list(C.STARTING_BY_PLAYERS[options.players])
+    if options.players not in (1, 2, 3, 4):
+        raise InvalidOptions("Pingyao is played by 1 (solo), 2, 3 or 4 players")
+    solo = options.players == 1
+    if solo and options.storyline not in C.STORYLINES:
+        raise InvalidOptions(f"the storyline card must be one of {sorted(C.STORYLINES)}")
+    starting = ["Taiyuan"] if solo else list(C.STARTING_BY_PLAYERS[options.players])
     rng.shuffle(starting)
     out: list[Event] = []
     s = State()
@@ -46,6 +51,9 @@ def setup(options: PingyaoOptions, rng: Rng) -> list[Event]:
 
     emit(E.GameSetUp(players=options.players, crowdfunding=options.crowdfunding, starting=starting,
                      start_player=starting.index("Taiyuan")))
+    if solo:  # Solo setup: the storyline card's Yamen tile; Taiyuan goes on any coloured Tier-1 region
+        emit(E.StorylineChosen(storyline=options.storyline, tile=C.STORYLINES[options.storyline].yamen))
+        emit(E.DecisionQueued(frames=[Frame(kind="starting_region", seat=0)]))
     _advance(s, rng, emit)
     return out
 
@@ -103,6 +111,8 @@ def _reroll_price(p: Player, value: int) -> int:
     cost = C.reroll_cost(value)
     if B.active(p, "reroll_discount"):
         cost -= 1  # Xiangyang: reroll costs 1 less
+    if any(C.EVENT_CARDS[c].reward == "reroll_discount" for c in p.ongoing):
+        cost -= 1  # solo ongoing event-card reward
     return max(0, cost)
 
 
@@ -129,7 +139,7 @@ def _die_moves(s: State, seat: int, die: int) -> list[Command]:
 
 def bump(s: State, seat: int, die: int, action: str, set_value: int) -> tuple[int, int] | str:
     """Dispatching: (copper difference, bumped die) or the rule code that forbids it."""
-    if action in C.LATE_ACTIONS and s.round < 3:
+    if action in C.LATE_ACTIONS and s.round < 3 and s.players != 1:  # solo: no "action forbidden" tiles
         return "action_closed"
     d = s.dice[die]
     v = set_value or d.value
@@ -141,7 +151,7 @@ def bump(s: State, seat: int, die: int, action: str, set_value: int) -> tuple[in
                 return "same_value_blocked"
             if x.where == "space":
                 space = i
-            else:
+            elif not (x.owner < 0 and s.players == 2):  # 2p public dice only block
                 resting += 1
     delta = 0
     if space >= 0:
@@ -226,6 +236,16 @@ def _frame_moves(s: State, f: Frame) -> list[Command]:
     out: list[Command] = []
     if f.kind == "prep":
         return _prep_moves(s, f.seat)
+    if f.kind == "public_die":
+        return _public_die_moves(s)
+    if f.kind == "starting_region":
+        return [K.PlaceStartingBranch(color=c) for c in C.COLORS]
+    if f.kind == "round_reward":
+        return ([K.ClaimReward(accept=True)] if reward_possible(s, f.card) else []) + [K.ClaimReward(accept=False)]
+    if f.kind == "reward_yamen":
+        return [K.TakeYamenTile(tile=t) for t in _reward_tiles(s, p)]
+    if f.kind == "extra_action":
+        return [K.TakeBackDie(die=i) for i in _used_dice(s, f.seat)]
     if f.kind == "choose_branch":
         owned = B.skills(p)
         return [K.ChooseBranch(tile=t) for t in s.drawn if C.TILES[t].skill not in owned]
@@ -258,6 +278,45 @@ def _frame_moves(s: State, f: Frame) -> list[Command]:
             fees = [x for x in B.piaohaos(p) if x != f.dest and B.silver_at(p, x) - (x == src) > 0]
             out += [K.TransferFunds(source=src, fee_source=x) for x in fees] or [K.TransferFunds(source=src)]
         return out
+    return out
+
+
+def _reward_tiles(s: State, p: Player) -> list[str]:
+    """Reward note 2: a Yamen support tile still costs its silver from the head office."""
+    if p.head_office < 1:
+        return []
+    return [t for t, left in s.yamen_supply.items()
+            if left > 0 and t not in p.yamen and p.head_office >= C.YAMEN_TILES[t].silver]
+
+
+def _used_dice(s: State, seat: int) -> list[int]:
+    """Reward note 3: the teller dice already used for an action this round."""
+    return [i for i, d in enumerate(s.dice) if d.owner == seat and d.where in ("space", "rest")]
+
+
+def reward_possible(s: State, card: str) -> bool:
+    """Whether the event card's reward can be taken now (it may always be declined)."""
+    ev = C.EVENT_CARDS[card]
+    p = s.pl[0]
+    if ev.reward == "exchange":
+        return len(p.cards) < C.MAX_CARDS and B.cards_left(s) > 0
+    if ev.reward == "yamen":
+        return bool(_reward_tiles(s, p))
+    if ev.reward == "extra_action":
+        return bool(_used_dice(s, 0))
+    return True
+
+
+def _public_die_moves(s: State) -> list[Command]:
+    """Two-player game: each rolled public die goes to an action's resting area (at most one
+    public die each; rounds 1-2 not Confucius Temple or Yamen) or out of play this round."""
+    taken = {d.action for d in s.dice if d.owner < 0 and d.where == "rest"}
+    actions = [a for a in C.ACTIONS if a not in taken and not (s.round < 3 and a in C.LATE_ACTIONS)]
+    out: list[Command] = []
+    for i, d in enumerate(s.dice):
+        if d.where == "draft":
+            out += [K.PlacePublicDie(die=i, action=a) for a in actions]
+            out.append(K.PlacePublicDie(die=i, action=""))
     return out
 
 
@@ -315,6 +374,8 @@ def _why(s: State, seat: int, cmd: Command) -> RuleViolation:
     f = s.frames[0] if s.frames else None
     expected = {
         "prep": (K.AdjustDie, K.SwapDice, K.RecallSilver, K.ConvertCopper, K.EndPreparation),
+        "public_die": (K.PlacePublicDie,), "starting_region": (K.PlaceStartingBranch,),
+        "round_reward": (K.ClaimReward,), "reward_yamen": (K.TakeYamenTile,), "extra_action": (K.TakeBackDie,),
         "choose_branch": (K.ChooseBranch,), "place_teller": (K.PlaceTeller,), "move_silver": (K.MoveSilver,),
         "choose_card": (K.ChooseExchangeCard,), "place_exchange": (K.PlaceExchange,),
         "entry_skill": (K.UseEntrySkill,), "resolve_order": (K.ResolveExchange,), "transfer": (K.TransferFunds,),
@@ -331,6 +392,29 @@ def _why(s: State, seat: int, cmd: Command) -> RuleViolation:
         if isinstance(cmd, K.PlaceExchange):
             return RuleViolation("invalid_exchange", "deposit/withdrawal must match the card's colours, differ, "
                                  "and the months the die allows", rule="West Street")
+        if isinstance(cmd, K.PlacePublicDie):
+            d = s.dice[cmd.die] if 0 <= cmd.die < len(s.dice) else None
+            if d is None or d.where != "draft":
+                return RuleViolation("not_a_public_die", "choose one of the rolled public dice",
+                                     rule="Two-player game rules")
+            if cmd.action in C.LATE_ACTIONS and s.round < 3:
+                return RuleViolation("action_closed", "rounds 1-2: not Confucius Temple or Yamen",
+                                     rule="Two-player game rules")
+            if cmd.action in C.ACTIONS:
+                return RuleViolation("public_die_limit", "each resting area holds at most 1 public die",
+                                     rule="Two-player game rules")
+            return RuleViolation("unknown_action", "no such action", rule="Two-player game rules")
+        if isinstance(cmd, K.PlaceStartingBranch):
+            return RuleViolation("invalid_region", "choose red, yellow or green", rule="Solo rules: Setup")
+        if isinstance(cmd, K.ClaimReward):
+            return RuleViolation("reward_unavailable", "the reward cannot be taken now; it may be declined",
+                                 rule="Solo rules: Event Card Reward Notes")
+        if isinstance(cmd, K.TakeYamenTile):
+            return RuleViolation("yamen_tile_unavailable", "not available, already owned or the head office "
+                                 "cannot pay its silver", rule="Solo rules: Event Card Reward Notes 2")
+        if isinstance(cmd, K.TakeBackDie):
+            return RuleViolation("die_not_used", "take back one of your teller dice already used this round",
+                                 rule="Solo rules: Event Card Reward Notes 3")
         if isinstance(cmd, K.ChooseBranch):
             return RuleViolation("invalid_branch", "choose one of the drawn tiles without a skill you already have",
                                  rule="Bank Escort")
@@ -544,7 +628,19 @@ def _exchange_fee(p: Player, card: str, withdraw: str) -> int:
 def _handle_frame(s: State, seat: int, p: Player, f: Frame, cmd: Command, rng: Rng, emit: Emit) -> None:
     frames: list[Frame] = []
     bonuses: list[str] = []
-    if isinstance(cmd, K.AdjustDie):
+    if isinstance(cmd, K.PlacePublicDie):
+        emit(E.PublicDiePlaced(seat=seat, die=cmd.die, action=cmd.action, frame=True))
+    elif isinstance(cmd, K.PlaceStartingBranch):
+        emit(E.StartingBranchPlaced(seat=seat, region=f"1{cmd.color}", frame=True))
+    elif isinstance(cmd, K.ClaimReward):
+        _claim_reward(s, seat, f.card, cmd.accept, frames, bonuses, rng, emit)
+    elif isinstance(cmd, K.TakeYamenTile):
+        emit(E.YamenTileTaken(seat=seat, tile=cmd.tile, copper=0, silver=C.YAMEN_TILES[cmd.tile].silver, frame=True))
+        _tier3_bonus(s, seat, frames, bonuses)
+    elif isinstance(cmd, K.TakeBackDie):
+        d = s.dice[cmd.die]
+        emit(E.DieTakenBack(seat=seat, die=cmd.die, value=rng.between(1, _die_range(d.large)), frame=True))
+    elif isinstance(cmd, K.AdjustDie):
         d = s.dice[cmd.die]
         emit(E.DieAdjusted(seat=seat, skill=cmd.skill, die=cmd.die, value=d.value + (1 if cmd.skill == "die_plus" else -1)))
     elif isinstance(cmd, K.SwapDice):
@@ -620,14 +716,58 @@ def _handle_frame(s: State, seat: int, p: Player, f: Frame, cmd: Command, rng: R
         emit(E.DecisionQueued(frames=frames, seat=seat, bonuses=bonuses))
 
 
+def _claim_reward(s: State, seat: int, card: str, accept: bool, frames: list[Frame], bonuses: list[str],
+                  rng: Rng, emit: Emit) -> None:
+    """Solo round goal met: take the reward (or decline it). One-time rewards act now, ongoing
+    ones are kept (income, rerolls)."""
+    ev = C.EVENT_CARDS[card]
+    emit(E.RewardClaimed(seat=seat, card=card, accept=accept, ongoing=accept and ev.ongoing, frame=True))
+    if not accept:
+        return
+    p = s.pl[seat]
+    if ev.reward == "copper":
+        emit(E.CopperGained(seat=seat, amount=ev.amount, reason="event card"))
+    elif ev.reward == "reputation":
+        emit(E.ReputationGained(seat=seat, amount=ev.amount, reason="event card"))
+        _rep_bonuses(s, seat, frames, bonuses)
+    elif ev.reward == "silver":
+        emit(E.SilverGained(seat=seat, amount=ev.amount, reason="event card"))
+    elif ev.reward == "teller":
+        frames.append(Frame(kind="place_teller", seat=seat))
+    elif ev.reward == "exchange":
+        # Note 1: a full exchange action (fee and exchange-track advance); a 2-month exchange may
+        # also be placed at position 1.
+        n = 1 + (1 if B.active(p, "extra_card") else 0) + (1 if p.reputation >= C.REPUTATION_EXTRA_CARD else 0)
+        frames += _draw_exchange(s, seat, n, ev.amount, True, rng, emit)
+    elif ev.reward == "yamen":
+        frames.append(Frame(kind="reward_yamen", seat=seat))
+    elif ev.reward == "extra_action":
+        frames.append(Frame(kind="extra_action", seat=seat))
+
+
+def _goal_reached(s: State) -> bool:
+    """Solo: this round's goal - perform the card's action the number of times shown."""
+    if s.players != 1 or not s.event_card or s.goal_met:
+        return False
+    ev = C.EVENT_CARDS[s.event_card]
+    return s.round_actions.get(ev.goal_action, 0) >= ev.goal_count
+
+
 # --- automatic flow ----------------------------------------------------------------------------------
 def _advance(s: State, rng: Rng, emit: Emit) -> None:
     while s.phase != "end" and not s.frames:
         if s.phase == "setup":
             _start_round(s, rng, emit)
+        elif s.phase == "draft":
+            emit(E.PhaseStarted(phase="prep"))
+            _roll_tellers(s, rng, emit)
         elif s.phase == "prep":
             emit(E.PhaseStarted(phase="action"))
         elif s.phase == "action":
+            if _goal_reached(s):  # solo: the reward is offered as soon as the goal is met
+                emit(E.RoundGoalMet(card=s.event_card))
+                emit(E.DecisionQueued(frames=[Frame(kind="round_reward", seat=0, card=s.event_card)]))
+                continue
             if acting_turn(s) is not None:
                 return
             _income(s, emit)
@@ -647,9 +787,54 @@ def _start_round(s: State, rng: Rng, emit: Emit) -> None:
     """Preparation 1: roll (the third die joins in round 3); 2-3 in player order."""
     rnd = s.round + 1
     emit(E.RoundStarted(round=rnd, start_player=s.start_player))
+    if s.players == 2:
+        _public_dice_draft(s, rng, emit)
+        return
+    if s.players == 1:
+        _reveal_event_card(s, rng, emit)
+    _roll_tellers(s, rng, emit)
+
+
+def _reveal_event_card(s: State, rng: Rng, emit: Emit) -> None:
+    """Solo, start of every round: flip an event card (8 of the 10 drawn at random: drawing one
+    at random from the unseen cards each round is the same) and roll the public dice of its
+    initial set-up: per action space the four-sided die to the resting area first, then the
+    six-sided die onto the action space."""
+    left = [c for c in sorted(C.EVENT_CARDS) if c not in s.events_seen]
+    if not left:  # never in an 8-round game (10 cards)
+        return
+    card = left[rng.below(len(left))]
+    ev = C.EVENT_CARDS[card]
+    fours = [i for i, d in enumerate(s.dice) if d.owner < 0 and d.large]
+    sixes = [i for i, d in enumerate(s.dice) if d.owner < 0 and not d.large]
+    placed: list[E.SetupDie] = []
+    for action in C.ACTIONS:
+        pattern = ev.setup.get(action, "")
+        for k, sides in enumerate(pattern):
+            die = (fours if sides == "4" else sixes).pop(0)
+            placed.append(E.SetupDie(die=die, action=action, value=rng.between(1, int(sides)),
+                                     space=k == len(pattern) - 1))
+    emit(E.EventCardRevealed(card=card, dice=placed))
+
+
+def _public_dice_draft(s: State, rng: Rng, emit: Emit) -> None:
+    """Two-player game, before each round: the starting player rolls the public dice; then the
+    players choose them one by one (start 1, second 2, start 2, second 1; rounds 1-2 with four
+    dice: start 1, second 2, start 1)."""
+    emit(E.PhaseStarted(phase="draft"))
+    values = [rng.between(1, _die_range(d.large)) if d.owner < 0 and d.where == "pool" else 0 for d in s.dice]
+    emit(E.PublicDiceRolled(values=values))
+    order = C.DRAFT_ORDER_EARLY if s.round < 3 else C.DRAFT_ORDER
+    emit(E.DecisionQueued(frames=[Frame(kind="public_die", seat=(s.start_player + k) % s.players) for k in order]))
+
+
+def _roll_tellers(s: State, rng: Rng, emit: Emit) -> None:
     values = []
-    for i, d in enumerate(s.dice):
-        values.append(0 if (rnd < 3 and i % 3 == 2) else rng.between(1, _die_range(d.large)))
+    for d in s.dice:
+        if d.owner < 0 or d.where == "storage":
+            values.append(0)
+        else:
+            values.append(rng.between(1, _die_range(d.large)))
     emit(E.DiceRolled(values=values))
     frames = []
     for k in range(s.players):
@@ -698,6 +883,9 @@ def _income(s: State, emit: Emit) -> None:
     for k in range(s.players):
         seat = (s.start_player + k) % s.players
         parts = income_parts(s.pl[seat])
+        extra = sum(C.EVENT_CARDS[c].amount for c in s.pl[seat].ongoing if C.EVENT_CARDS[c].reward == "income")
+        if extra:
+            parts["event_cards"] = extra  # solo ongoing event-card reward
         emit(E.IncomeCollected(seat=seat, copper=sum(parts.values()), parts=parts))
 
 

@@ -42,9 +42,46 @@ def skill_points(p: Player) -> int:
     return pts
 
 
+def solo_values(p: Player, score: int) -> dict[str, int]:
+    """What the storyline card's conditions are compared against."""
+    return {
+        "score": score,
+        "reputation": p.reputation,
+        "exchange": p.exchange,
+        "branches": len(B.branch_regions(p)),
+        "tier3": sum(1 for r in B.branch_regions(p) if C.region_tier(r) == 3),
+        "tellers": B.tellers_on_branches(p),
+    }
+
+
+def verdict(values: dict[str, int], goals: dict[str, int]) -> str:
+    """Solo Game End: if even one condition is not met the challenge fails."""
+    return "success" if all(values[k] >= v for k, v in goals.items()) else "failure"
+
+
+def _solo_outcome(s: State) -> Outcome:
+    p = s.pl[0]
+    bd = breakdown(p)
+    score = sum(bd.values())
+    story = C.STORYLINES[s.storyline]
+    values = solo_values(p, score)
+    normal, hard = verdict(values, story.normal), verdict(values, story.hard)
+    summary = (f"solo, storyline {s.storyline} ({story.name}): {score} points - "
+               f"Normal {normal}, Hard {hard}")
+    return Outcome(
+        winners=[0] if normal == "success" else [],
+        scores=[SeatScore(seat=0, score=score, rank=1, breakdown=bd, tiebreak=[p.copper % 10, p.reputation])],
+        summary=summary,
+        details={"storyline": s.storyline, "normal": normal, "hard": hard, "values": values,
+                 "normal_goals": dict(story.normal), "hard_goals": dict(story.hard)},
+    )
+
+
 def outcome(s: State) -> Outcome | None:
     if s.phase != "end":
         return None
+    if s.players == 1:
+        return _solo_outcome(s)
     rows = []
     for seat, p in enumerate(s.pl):
         bd = breakdown(p)

@@ -50,6 +50,8 @@ class Player(msgspec.Struct, kw_only=True):
     """One-time bonuses already taken (rep2, rep8, rep13, tier3_teller)."""
     used_round: list[str] = []
     """Once-per-round effects used this round (skills, any_value)."""
+    ongoing: list[str] = []
+    """Solo: event cards whose ongoing reward the player keeps."""
 
 
 class Frame(msgspec.Struct, kw_only=True):
@@ -100,3 +102,11 @@ class State(msgspec.Struct, kw_only=True):
     res_owed: int = 0
     due: list[str] = []
     due_locked: bool = False
+    storyline: int = 0
+    """Solo: the storyline card chosen."""
+    event_card: str = ""
+    """Solo: this round's event card."""
+    events_seen: list[str] = []
+    goal_met: bool = False
+    round_actions: dict[str, int] = {}
+    """Solo: actions performed this round (round goals)."""

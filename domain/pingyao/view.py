@@ -31,6 +31,13 @@ class PingyaoView(View, tag="pingyao", kw_only=True):
     drawn_cards: list[str]
     drawn_cards_count: int
     supply_silver: int
+    storyline: int = 0
+    """Solo: the storyline card."""
+    event_card: str = ""
+    """Solo: this round's event card."""
+    events_seen: list[str] = []
+    goal_met: bool = False
+    round_actions: dict[str, int] = {}
 
 
 def view(s: State, seat: int | None) -> PingyaoView:
@@ -54,4 +61,9 @@ def view(s: State, seat: int | None) -> PingyaoView:
         drawn_cards=list(s.drawn_cards) if mine or len(s.drawn_cards) == 1 else [],
         drawn_cards_count=len(s.drawn_cards),
         supply_silver=s.supply_silver,
+        storyline=s.storyline,
+        event_card=s.event_card,
+        events_seen=list(s.events_seen),
+        goal_met=s.goal_met,
+        round_actions=dict(s.round_actions),
     )

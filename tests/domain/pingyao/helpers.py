@@ -13,7 +13,8 @@ RED, BLUE, GREEN, YELLOW = 0, 1, 2, 3
 
 def table(players: int = 4, round: int = 3, start: int = 0, crowdfunding: bool = True) -> State:
     """Action phase of `round`, every die already used (tests put the dice they need)."""
-    starting = ["Taiyuan", "Datong", "Xinzhou", "Yuncheng"][:players] if players == 4 else ["Taiyuan", "Xinzhou", "Taigu"]
+    starting = {4: ["Taiyuan", "Datong", "Xinzhou", "Yuncheng"], 3: ["Taiyuan", "Xinzhou", "Taigu"],
+                2: ["Taiyuan", "Datong"], 1: ["Taiyuan"]}[players]
     s = GAME.fold(GAME.initial(PingyaoOptions(players=players)), [
         E.GameSetUp(players=players, crowdfunding=crowdfunding, starting=starting, start_player=0),
         E.RoundStarted(round=round, start_player=start),

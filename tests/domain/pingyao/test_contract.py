@@ -1,6 +1,7 @@
 """Contract checks: narration, rejection of unlisted commands, views, components."""
 
 import msgspec
+import pytest
 
 from domain.kernel import Rng, RuleViolation
 from domain.pingyao import GAME, PingyaoOptions
@@ -37,18 +38,22 @@ def _random_commands(chooser):
         K.PlaceExchange(months=3, deposit="HO", withdraw="HO"), K.TransferFunds(source="HO"),
         K.ResolveExchange(card="X01"), K.MoveSilver(region="1red"), K.ChooseExchangeCard(card="X01"),
         K.AdjustDie(skill="die_plus", die=die), K.SwapDice(up=die, down=(die + 1) % 12), K.RecallSilver(region="1red"),
+        K.PlacePublicDie(die=die, action=chooser.choice(["", *C.ACTIONS])), K.PlaceStartingBranch(color="red"),
+        K.ClaimReward(accept=True), K.ClaimReward(accept=False), K.TakeYamenTile(tile="any_value"),
+        K.TakeBackDie(die=die),
     ]
 
 
-def test_unlisted_commands_are_rejected_with_a_rule_code():
-    chooser = Rng("fuzz")
-    state, events = GAME.start(PingyaoOptions(players=4, crowdfunding=True), "fuzz")
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_unlisted_commands_are_rejected_with_a_rule_code(players):
+    chooser = Rng(f"fuzz{players}")
+    state, events = GAME.start(PingyaoOptions(players=players, crowdfunding=True), f"fuzz{players}")
     checked = 0
     while GAME.outcome(state) is None:
         seat = GAME.to_act(state)[0]
         legal = GAME.legal_moves(state, seat)
         for cmd in _random_commands(chooser):
-            for who in (seat, (seat + 1) % 4):
+            for who in (seat, (seat + 1) % max(players, 2)):
                 listed = who == seat and cmd in legal
                 try:
                     GAME.decide(state, who, cmd, Rng("fuzz", len(events)))
