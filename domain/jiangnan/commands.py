@@ -129,3 +129,63 @@ COMMANDS = (
     TravelTo, MoveServant, PlaceOnBoat, MoveBoatServant, ExchangeIdeas, SwapActionTile, ActivateNovel,
     ActivateAssistant, EndIncome, ChooseTrend, DraftTile, Pass,
 )
+
+
+# --- chapters 2-6, 2 players -----------------------------------------------------------------
+class ChooseTalent(JiangnanCommand, frozen=True):
+    """Talent draft (setup step 14, reverse player order)."""
+
+    talent: str
+
+
+class TakeExam(JiangnanCommand, frozen=True):
+    """Society option d (side B): take the Juren or Gongshi exam; then discard and pay one by one."""
+
+
+class DiscardPortfolio(JiangnanCommand, frozen=True):
+    portfolio: str
+
+
+class PayIdea(JiangnanCommand, frozen=True):
+    idea: str
+
+
+class PublishToTravel(JiangnanCommand, frozen=True):
+    """Traveling Artisans (Travel side B): publish a Portfolio instead of paying the Travel Cost."""
+
+    portfolio: str
+
+
+class PublishIn(JiangnanCommand, frozen=True):
+    """Shop B1: publish in the Teahouse or the Tavern, updating its Display Track."""
+
+    portfolio: str
+    district: str
+
+
+class DrawPortfolio(JiangnanCommand, frozen=True):
+    """Shop B6: take the top Portfolio Tile of the Society stack."""
+
+
+class ChooseShop(JiangnanCommand, frozen=True):
+    """Special Action Pointer B/C: activate one of the two Shops it points to."""
+
+    shop: str
+
+
+class SendVassal(JiangnanCommand, frozen=True):
+    """2 players: the district (of the discarded tile) for the vassal's Scholar."""
+
+    district: str
+
+
+class DiscardTile(JiangnanCommand, frozen=True):
+    """2-player advanced variant: the Action Tile (slot, 0 = rightmost) to discard."""
+
+    slot: int
+
+
+COMMANDS = COMMANDS + (
+    ChooseTalent, TakeExam, DiscardPortfolio, PayIdea, PublishToTravel, PublishIn, DrawPortfolio, ChooseShop,
+    SendVassal, DiscardTile,
+)

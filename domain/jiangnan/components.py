@@ -220,19 +220,135 @@ FINAL_SCENERY_VP = 2
 FINAL_IDEAS_PER_VP = 3
 
 
+# --- chapters 2-6 and the advanced rules ------------------------------------------------------
+# Boards: the three double-sided District Boards.  assumed: board 1 holds Society and Parlour,
+# board 2 Teahouse and Travel, board 3 Tavern and Temple Fair (the Chapter 1 order A1-A2-A3).  The
+# side-B rules follow the chapters' texts: side B of board 1 = the Imperial Exam (Society), of
+# board 2 = Traveling Artisans (Travel), of board 3 = Charming Scholar (Parlour).
+BOARD_DISTRICTS = {"1": ["society", "parlour"], "2": ["teahouse", "travel"], "3": ["tavern", "temple_fair"]}
+BOARD_RULE = {"1": "exam", "2": "artisans", "3": "charm"}
+
+CHAPTERS: dict[int, dict] = {
+    1: {"map": "A1-A2-A3", "talents": "none", "action_tiles": "basic", "mixed_ages": False, "shops": "A",
+        "pointer": "A", "goals": "A-F", "upkeep": "A", "overlay": "A"},
+    2: {"map": "A1-A2-A3", "talents": "four", "action_tiles": "basic", "mixed_ages": True, "shops": "A",
+        "pointer": "A", "goals": "G-L", "upkeep": "A", "overlay": "B"},
+    3: {"map": "A2-A3-B1", "talents": "four", "action_tiles": "advanced", "mixed_ages": False, "shops": "A",
+        "pointer": "A", "goals": "A-F", "upkeep": "B", "overlay": "A"},
+    4: {"map": "A3-A1-B2", "talents": "advanced", "action_tiles": "advanced", "mixed_ages": True, "shops": "B",
+        "pointer": "B", "goals": "A-F", "upkeep": "B", "overlay": "B"},
+    5: {"map": "A1-A2-B3", "talents": "advanced", "action_tiles": "advanced", "mixed_ages": True, "shops": "A",
+        "pointer": "C", "goals": "G-L", "upkeep": "A", "overlay": "B"},
+    6: {"map": "B1-B2-B3", "talents": "characters", "action_tiles": "advanced", "mixed_ages": True, "shops": "random",
+        "pointer": "random", "goals": "A-L", "upkeep": "random", "overlay": "random"},
+}
+"""Game Chapters: the printed setup of each chapter (every key is also a free-configuration option)."""
+OPTION_VALUES = {
+    "talents": ("none", "four", "advanced", "characters"),
+    "action_tiles": ("basic", "advanced"),
+    "shops": ("A", "B", "random"),
+    "pointer": ("A", "B", "C", "random"),
+    "goals": ("A-F", "G-L", "A-L"),
+    "upkeep": ("A", "B", "random"),
+    "overlay": ("A", "B", "random"),
+}
+GOAL_POOLS = {"A-F": list("ABCDEF"), "G-L": list("GHIJKL"), "A-L": list("ABCDEFGHIJKL")}
+
+# Talents (the Talent side of the characters): A01-A04 the Four Great Talents; the Advanced Talent
+# Draft reveals 4 + N of A01-A16, the Advanced Character Draft 4 + N of A01-A20.
+TALENT_POOLS = {"four": [f"A{n:02d}" for n in range(1, 5)], "advanced": [f"A{n:02d}" for n in range(1, 17)],
+                "characters": [f"A{n:02d}" for n in range(1, 21)]}
+TALENT_POWER = {
+    "A01": "calm", "A02": "patron", "A03": "wanderer", "A04": "acclaim", "A05": "wanderer", "A06": "royalty",
+    "A07": "captain", "A08": "royalty", "A09": "acclaim", "A10": "frugal", "A11": "patron", "A12": "wealthy",
+    "A13": "charming", "A14": "captain", "A15": "charming",
+}
+# assumed: A16-A20 have no Talent Power (the List of Talent Powers stops at A15).
+TALENT_TEXT = {
+    "calm": "Hired assistants do not lower your Spirit Level during Upkeep.",
+    "patron": "Double the Coins (Teahouse) and VP (Tavern) for your Servants there, on visits and in Upkeep.",
+    "wanderer": "Double the Coins, Ideas, Spirit and VP of City Bonuses and Passing Bonuses (Travel, Temple Fair).",
+    "acclaim": "Double the payout (Coins, VP) when you publish a Portfolio.",
+    "royalty": "Double the Upkeep income of your published Dramas and Novels.",
+    "captain": "You win ties on Boat Tiles; 3 VP each time you win first place when a boat is resolved.",
+    "frugal": "Pay 0 Coins whenever a district action costs Coins; visit any district with 0 Coins.",
+    "wealthy": "Start with 9 Coins and 3 Ideas of each type.",
+    "charming": "Society: take 1 more Portfolio or Idea. Parlour: place an extra Servant (no bonus).",
+}
+MUSES_WITH_TALENTS = [f"B{n:02d}" for n in range(5, 17)]
+"""Chapters 2-3: Muse Pool B05-B16 (A01-A04 are the talents)."""
+
+# Advanced Action Tiles (red script): 6 per Age, with the "Gain a Portfolio" and "Activate a Shop"
+# discard bonuses.  assumed: districts and bonuses below.
+def _advanced_tiles() -> dict[str, dict]:
+    tiles: dict[str, dict] = {}
+    pairs = [["society", "travel"], ["parlour", "tavern"], ["teahouse", "temple_fair"], ["society", "tavern"],
+             ["parlour", "temple_fair"], ["teahouse", "travel"]]
+    extra = ["coin", "spirit", "vp", "coin", "spirit", "vp"]
+    for i, d in enumerate(DISTRICTS):
+        icon = "portfolio" if i % 2 == 0 else "special"
+        tiles[f"1-A{i + 1}"] = {"districts": [d], "bonus": [icon], "age": 1, "advanced": True}
+        tiles[f"2-A{i + 1}"] = {"districts": [d], "bonus": [icon, extra[i]], "age": 2, "advanced": True}
+        tiles[f"3-A{i + 1}"] = {"districts": list(pairs[i]), "bonus": [icon], "age": 3, "advanced": True}
+        tiles[f"4-A{i + 1}"] = {"districts": list(pairs[i]), "bonus": [icon, extra[i]], "age": 4, "advanced": True}
+    return tiles
+
+
+ADVANCED_TILES = _advanced_tiles()
+ACTION_TILES.update(ADVANCED_TILES)
+
+
+def tile_pool(ages, advanced: bool) -> list[str]:
+    """The Action Tiles of the given Ages (basic, plus the advanced ones if used)."""
+    out = [t for t, d in BASIC_TILES.items() if d["age"] in ages]
+    if advanced:
+        out += [t for t, d in ADVANCED_TILES.items() if d["age"] in ages]
+    return out
+
+
+DRAFT_TILES_B = {1: 8, 2: 8, 3: 12, 4: 15, 5: 15}
+"""Upkeep board side B (Advanced Action Tiles): Action Tiles placed for drafting."""
+
+# Imperial Exam (Society side B): unpublished Portfolios discarded and Ideas paid per degree.
+EXAMS = {1: {"name": "Juren", "portfolios": 2, "ideas": 6}, 2: {"name": "Gongshi", "portfolios": 3, "ideas": 9}}
+
+# Charming Scholar (Parlour side B): the 6 Charm Tiles.
+CHARMS = {
+    "A": "1 or more Servants in the Teahouse district",
+    "B": "1 or more Servants in the Tavern district",
+    "C": "1 or more Servants on the Boat Tile beneath the Parlour district",
+    "D": "your Temple Fair Servant is in a Shop the Special Action Pointer points to",
+    "E": "you have traveled at least once",
+    "F": "2 or more unpublished Portfolio Tiles",
+}
+
+# Temple Fair shops side B and the Special Action Pointer sides.
+SHOPS_B = ("B1", "B2", "B3", "B4", "B5", "B6")
+SHOP_NAMES.update({"B1": "Printing Press", "B2": "Peddler", "B3": "Gift Shop", "B4": "Boatman", "B5": "Liquor Shop",
+                   "B6": "Calligraphy Shop"})
+POINTER_OFFSETS = {"A": [0], "B": [0, 1], "C": [0, 3]}
+"""Shops pointed at, from the pointer's position: A straight up; B 12 and 2 o'clock; C 12 and 6."""
+B1_COST = 1
+B5_COINS = 5
+
+# Scoring Goal Tiles G-L (first / second place VP per item).
+GOALS.update({"G": "spirit", "H": "own_servants", "I": "most_type", "J": "least_type", "K": "all_servants", "L": "published"})
+GOAL_VPS = {g: (4, 2) for g in "ABCDEFGHI"}
+GOAL_VPS.update({"J": (5, 3), "K": (3, 1), "L": (3, 1)})
+
+# Final Scoring Overlay side B (Advanced Final Scoring).
+FINAL_SET_VP_B = 5
+
+# 2 players: captain talent bonus, solo bot difficulty levels.
+CAPTAIN_VP = 3
+DIFFICULTIES = ("easy", "normal", "hard", "expert", "master", "nightmare", "inferno")
+BOT_PATHS = [["A1", "A2", "A3"], ["B1", "B2"], ["C1", "C2", "C3"], ["D1", "D2"]]
+"""The Bot travels Path A, B, C and D in this order, a whole path per Travel action."""
+
+
 def chapter_setup(chapter: int) -> dict:
-    """The switchable setup of a chapter (only chapter 1 is supported now)."""
-    return {
-        "boards": ["A1", "A2", "A3"],
-        "districts": list(DISTRICTS),
-        "shops_side": "A",
-        "pointer_side": "A",
-        "muses": [f"B{n:02d}" for n in range(1, 17)],
-        "goals": ["A", "B", "C", "D", "E", "F"],
-        "upkeep_side": "A",
-        "overlay_side": "A",
-        "advanced_tiles": False,
-    }
+    """The printed setup of a chapter."""
+    return dict(CHAPTERS[chapter])
 
 
 def components() -> dict:
@@ -251,6 +367,10 @@ def components() -> dict:
         "trend_tiles": TREND_TILES,
         "goals": GOALS,
         "draft_tiles": DRAFT_TILES,
-        "chapter_1": chapter_setup(1),
+        "chapters": CHAPTERS,
+        "talent_powers": {t: TALENT_TEXT[k] for t, k in TALENT_POWER.items()},
+        "charms": CHARMS,
+        "exams": EXAMS,
+        "goal_vp": GOAL_VPS,
         "assumed": "see docs/games/jiangnan.md",
     }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from .events import *  # noqa: F403
 from .state import State
 
@@ -9,8 +11,26 @@ from .state import State
 def describe(state: State, event) -> str:  # noqa: C901
     who = f"Seat {getattr(event, 'seat', '?')}"
     match event:
-        case GameSetUp(players=n):
-            return f"Chapter 1 set up for {n} players"
+        case GameSetUp(players=n, chapter=ch):
+            return f"Chapter {ch} set up for {n} player{'s' if n > 1 else ''}"
+        case Configured():
+            return "Setup configured: " + ", ".join(f"{k}={v}" for k, v in msgspec.structs.asdict(event.cfg).items())
+        case TalentChosen(talent=t):
+            return f"{who} takes Talent {t}"
+        case MusesFormed(muses=m):
+            return f"The Muse stack is formed; Muses {', '.join(m)} are revealed"
+        case DegreeEarned(degree=d):
+            return f"{who} earns the {'Juren' if d == 1 else 'Gongshi'} degree"
+        case PortfolioDiscarded(portfolio=pid):
+            return f"{who} discards Portfolio {pid}"
+        case CharmReplaced(charm=ch):
+            return f"Charm Tile {ch} comes into play"
+        case TilePoolSet(pool=pool):
+            return f"{len(pool)} Action Tiles left in the drafting bag"
+        case BotTileDrawn(tile=tile):
+            return f"The Bot draws {tile}"
+        case BotMuseHired(muse=m):
+            return f"The Bot hires {m}"
         case ActionTileDrawn(tile=tile):
             return f"{who} draws an Action Tile" + (f" ({tile})" if tile else "")
         case PortfolioRevealed(portfolio=pid, to=to):

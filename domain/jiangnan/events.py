@@ -263,3 +263,65 @@ EVENTS = (
     ActionTileDrafted, ScholarsRecovered, UpkeepTilesRefilled, PublicScored, BagRefilled, Age2Swapped,
     PointerRotated, TurnOrderAdjusted, SpiritConsumed, FinalScored,
 )
+
+
+# --- chapters 2-6, 2 players, solo -------------------------------------------------------------
+from .state import Config  # noqa: E402
+
+
+class Configured(JiangnanEvent, frozen=True):
+    """The resolved chapter / free configuration (not emitted for a plain Chapter 1 game)."""
+
+    cfg: Config
+    colours: int
+    """Player colours in play: the seats plus vassals (2 players) or the Bot (solo)."""
+    talent_offer: list[str] = []
+    charm: str | None = None
+    charm_column: list[str] = []
+    tile_pool: list[str] = []
+
+
+class TalentChosen(JiangnanEvent, frozen=True):
+    seat: int
+    talent: str
+
+
+class MusesFormed(JiangnanEvent, frozen=True):
+    muses: list[str]
+    muse_stack: list[str]
+
+
+class DegreeEarned(JiangnanEvent, frozen=True):
+    seat: int
+    degree: int
+
+
+class PortfolioDiscarded(JiangnanEvent, frozen=True):
+    seat: int
+    portfolio: str
+
+
+class CharmReplaced(JiangnanEvent, frozen=True):
+    charm: str
+
+
+class TilePoolSet(JiangnanEvent, frozen=True):
+    pool: list[str]
+
+
+class BotTileDrawn(JiangnanEvent, frozen=True):
+    """The Bot draws an Action Tile from its bag and uses it at once (public)."""
+
+    seat: int
+    tile: str
+
+
+class BotMuseHired(JiangnanEvent, frozen=True):
+    seat: int
+    muse: str
+
+
+EVENTS = EVENTS + (
+    Configured, TalentChosen, MusesFormed, DegreeEarned, PortfolioDiscarded, CharmReplaced, TilePoolSet, BotTileDrawn,
+    BotMuseHired,
+)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .components import DISPLAY_TILES_PER_TYPE, IDEAS, MUSE_DISPLAY, START_COINS, START_IDEAS, START_SPIRIT, STARTING_TILES, BOAT_SPACES, REST
 from .events import *  # noqa: F403
-from .state import Boat, Player, State
+from .state import Boat, Player, State, new_player
 
 
 def take_servant(p: Player) -> None:
@@ -252,7 +252,52 @@ def evolve(state: State, event) -> State:  # noqa: C901 - one branch per fact
             s.phase = "end"
         case GameSetUp():
             _set_up(s, event)
+        case Configured():
+            _configure(s, event)
+        case TalentChosen(seat=seat, talent=talent):
+            p = s.p[seat]
+            p.talent = talent
+            if talent in s.talent_offer:
+                s.talent_offer.remove(talent)
+            if talent == "A12":  # Ma Xianglan: 9 Coins instead of 3, 3 Ideas of each type instead of 1
+                p.coins += 6
+                for i in IDEAS:
+                    p.ideas[i] += 2
+        case MusesFormed(muses=muses, muse_stack=stack):
+            s.muses = list(muses) + [None] * (MUSE_DISPLAY - len(muses))
+            s.muse_stack = sorted(stack)
+            s.talent_offer = []
+        case DegreeEarned(seat=seat, degree=degree):
+            s.p[seat].degree = degree
+        case PortfolioDiscarded(seat=seat, portfolio=portfolio):
+            s.p[seat].unpublished.remove(portfolio)
+        case CharmReplaced(charm=charm):
+            s.charm = charm
+            if s.charm_column:
+                s.charm_column.pop()
+        case TilePoolSet(pool=pool):
+            s.tile_pool = list(pool)
+        case BotTileDrawn(seat=seat, tile=tile):
+            p = s.p[seat]
+            p.bag.remove(tile)
+            p.used.append(tile)
+        case BotMuseHired(seat=seat, muse=muse):
+            s.muse_stack.remove(muse)
+            s.p[seat].assistants.append(muse)
     return s
+
+
+def _configure(s: State, e: Configured) -> None:
+    s.config = e.cfg
+    for colour in range(len(s.p), e.colours):
+        if colour == e.cfg.bot:  # the Bot: 12 starting tiles in its bag, 0 Coins and 0 Ideas
+            s.p.append(new_player(coins=0, spirit=START_SPIRIT, ideas={i: 0 for i in IDEAS}, bag=sorted(STARTING_TILES)))
+        else:  # a vassal colour: only Scholars and Servants
+            s.p.append(new_player(coins=0, spirit=START_SPIRIT, ideas={i: 0 for i in IDEAS}, acquired=0))
+    s.talent_offer = list(e.talent_offer)
+    s.charm = e.charm
+    s.charm_column = list(e.charm_column)
+    s.tile_pool = list(e.tile_pool)
 
 
 def _set_up(s: State, e: GameSetUp) -> None:
@@ -261,7 +306,7 @@ def _set_up(s: State, e: GameSetUp) -> None:
     s.districts = list(e.districts)
     s.order = list(e.order)
     s.p = [
-        Player(coins=START_COINS, spirit=START_SPIRIT, ideas={i: START_IDEAS for i in IDEAS}, bag=sorted(STARTING_TILES))
+        new_player(coins=START_COINS, spirit=START_SPIRIT, ideas={i: START_IDEAS for i in IDEAS}, bag=sorted(STARTING_TILES))
         for _ in range(e.players)
     ]
     s.tracks = {d: [] for d in e.districts}

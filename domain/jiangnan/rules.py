@@ -15,13 +15,67 @@ from . import components as C
 from .commands import *  # noqa: F403
 from .events import *  # noqa: F403
 from .evolve import evolve
-from .state import Frame, State
+from .state import Config, Frame, State, new_state
 
 
 class JiangnanOptions(Options, frozen=True, kw_only=True):
+    """Players 1 (solo against the Bot), 2 (with vassals), 3 or 4.  ``chapter`` (1-6) gives the
+    printed setup; every other option left unset takes the chapter's value (free configuration)."""
+
     players: int = 4
     chapter: int = 1
-    """Game Chapter (1-6); only Chapter 1 "Welcome to Jiangnan" is implemented."""
+    map: str | None = None
+    """District boards and sides in order, e.g. "A2-A3-B1" (side B of board 1/2/3: Imperial Exam /
+    Traveling Artisans / Charming Scholar)."""
+    talents: str | None = None
+    """none, four (A01-A04), advanced (4+N of A01-A16), characters (4+N of A01-A20)."""
+    action_tiles: str | None = None
+    """basic, advanced (6 Advanced Action Tiles added to each Age)."""
+    mixed_ages: bool | None = None
+    shops: str | None = None
+    """A, B or random (each Shop Tile's side at random)."""
+    pointer: str | None = None
+    """Special Action Pointer side: A, B, C or random (B or C)."""
+    goals: str | None = None
+    """Scoring Goal Tile pool: A-F, G-L or A-L."""
+    upkeep: str | None = None
+    """Upkeep board side: A, B or random."""
+    overlay: str | None = None
+    """Final Scoring Overlay side: A, B or random."""
+    variant: bool = False
+    """2 players: the advanced variant (discard any Action Tile instead of the rightmost)."""
+    difficulty: str = "easy"
+    """Solo Bot difficulty: easy, normal, hard, expert, master, nightmare, inferno."""
+
+
+def resolve(options: JiangnanOptions) -> dict:
+    """The chapter's setup with the free-configuration overrides, checked (rulebook constraints)."""
+    if options.players not in (1, 2, 3, 4):
+        raise InvalidOptions("Jiangnan is played by 1 to 4 players")
+    if options.chapter not in C.CHAPTERS:
+        raise InvalidOptions("chapter must be 1 to 6")
+    out = C.chapter_setup(options.chapter)
+    for key in ("map", "talents", "action_tiles", "mixed_ages", "shops", "pointer", "goals", "upkeep", "overlay"):
+        value = getattr(options, key)
+        if value is not None:
+            out[key] = value
+    for key, values in C.OPTION_VALUES.items():
+        if out[key] not in values:
+            raise InvalidOptions(f"{key} must be one of {', '.join(values)}")
+    parts = out["map"].split("-") if isinstance(out["map"], str) else []
+    if len(parts) != 3 or any(len(x) != 2 or x[0] not in "AB" for x in parts) or sorted(x[1] for x in parts) != ["1", "2", "3"]:
+        raise InvalidOptions("map must name the 3 district boards with their sides, e.g. A2-A3-B1")
+    out["districts"] = [d for x in parts for d in C.BOARD_DISTRICTS[x[1]]]
+    out["sides"] = {C.BOARD_RULE[x[1]]: x[0] == "B" for x in parts}
+    if options.variant and options.players != 2:
+        raise InvalidOptions("the advanced variant is a 2-player rule")
+    if options.difficulty not in C.DIFFICULTIES:
+        raise InvalidOptions(f"difficulty must be one of {', '.join(C.DIFFICULTIES)}")
+    if options.difficulty != "easy" and options.players != 1:
+        raise InvalidOptions("difficulty levels are for the solo Bot")
+    if out["talents"] == "four" and options.players > 4:  # pragma: no cover - 4 talents for up to 4 players
+        raise InvalidOptions("the Four Great Talents are for up to 4 players")
+    return out
 
 
 class Ctx:
@@ -49,7 +103,7 @@ def violation(code: str, message: str, rule: str) -> RuleViolation:
 
 # --- setup ("Game Setup") ----------------------------------------------------------------------
 def initial(options: JiangnanOptions) -> State:
-    return State()
+    return new_state()
 
 
 def _boat_trends(rng: Rng) -> list[list[str]]:
@@ -80,37 +134,70 @@ def _boat_trends(rng: Rng) -> list[list[str]]:
 
 
 def setup(options: JiangnanOptions, rng: Rng) -> list:
-    if options.players not in (3, 4):
-        raise InvalidOptions("Chapter 1 is implemented for 3 and 4 players")
-    if options.chapter != 1:
-        raise InvalidOptions("only Chapter 1 (Welcome to Jiangnan) is implemented")
+    r = resolve(options)
     n = options.players
-    cfg = C.chapter_setup(options.chapter)
+    # Random sides are drawn first (never in a printed chapter 1-5 setup).
+    upkeep = r["upkeep"] if r["upkeep"] != "random" else "AB"[rng.below(2)]
+    overlay = r["overlay"] if r["overlay"] != "random" else "AB"[rng.below(2)]
+    pointer = r["pointer"] if r["pointer"] != "random" else "BC"[rng.below(2)]  # Chapter 6: random B/C
+    advanced = r["action_tiles"] == "advanced"
+    cfg = Config(
+        exam=r["sides"]["exam"], artisans=r["sides"]["artisans"], charm=r["sides"]["charm"], talents=r["talents"],
+        advanced_tiles=advanced, mixed_ages=r["mixed_ages"], pointer=pointer, upkeep=upkeep, overlay=overlay,
+        vassals=n == 2, variant=options.variant, bot=1 if n == 1 else -1,
+        difficulty=options.difficulty if n == 1 else "easy",
+    )
     kinds = [k for k in C.IDEAS for _ in range(2)]
     rng.shuffle(kinds)
-    muses = rng.sample(cfg["muses"], C.MUSE_DISPLAY)
+    if r["talents"] in ("advanced", "characters"):
+        muse_pool: list[str] = []  # formed from the characters left after the talent draft
+    elif r["talents"] == "four":
+        muse_pool = list(C.MUSES_WITH_TALENTS)
+    else:
+        muse_pool = [f"B{k:02d}" for k in range(1, 17)]
+    muses = rng.sample(muse_pool, C.MUSE_DISPLAY) if muse_pool else []
+    if r["shops"] == "random":
+        shops = [("AB"[rng.below(2)]) + str(k) for k in rng.shuffled(list(range(1, 7)))]
+    else:
+        shops = rng.shuffled(C.SHOPS_A if r["shops"] == "A" else C.SHOPS_B)
+    travel = dict(zip(C.CITIES, rng.sample(sorted(C.TRAVEL_TILES), len(C.CITIES))))
+    count = (C.DRAFT_TILES if upkeep == "A" else C.DRAFT_TILES_B)[n]
+    pool = C.tile_pool([1, 2] if cfg.mixed_ages else [1], advanced)
+    upkeep_tiles = rng.sample(pool, min(count, len(pool)))
     c = Ctx(initial(options), rng)
     c.emit(GameSetUp(
         players=n,
         chapter=options.chapter,
-        districts=list(cfg["districts"]),
-        order=list(range(n)),  # assumed: round 1 turn order is seat order
-        shops=rng.shuffled(C.SHOPS_A),
+        districts=list(r["districts"]),
+        order=list(range(n + (1 if n == 1 else 0))),  # assumed: round 1 turn order is seat order; solo: the human starts
+        shops=shops,
         pointer=0,
-        travel=dict(zip(C.CITIES, rng.sample(sorted(C.TRAVEL_TILES), len(C.CITIES)))),
+        travel=travel,
         displays={"teahouse": kinds[:3], "tavern": kinds[3:]},
         muses=muses,
-        muse_stack=sorted(m for m in cfg["muses"] if m not in muses),
-        upkeep_tiles=sorted(rng.sample(C.tiles_of_age(1), C.DRAFT_TILES[n])),
-        goals=rng.sample(cfg["goals"], 5),
+        muse_stack=sorted(m for m in muse_pool if m not in muses),
+        upkeep_tiles=sorted(upkeep_tiles),
+        goals=rng.sample(C.GOAL_POOLS[r["goals"]], 5),
         boat_trends=_boat_trends(rng),
         portfolio_stack=C.portfolios_of_age(1),
     ))
+    if cfg != Config() or n not in (3, 4):
+        offer = rng.sample(C.TALENT_POOLS[cfg.talents], 4 if cfg.talents == "four" else 4 + n) if cfg.talents != "none" else []
+        charms = rng.shuffled(list(C.CHARMS)) if cfg.charm else []
+        rest = [t for t in pool if t not in upkeep_tiles] if cfg.mixed_ages else []
+        c.emit(Configured(cfg=cfg, colours=2 * n if n == 2 else n + (1 if n == 1 else 0), talent_offer=sorted(offer),
+                          charm=charms[0] if charms else None, charm_column=charms[1:], tile_pool=sorted(rest)))
     for seat in range(n):
         for _ in range(C.TRACK_SIZE):
             draw_tile(c, seat)
     for _ in range(4 + n):
         c.emit(PortfolioRevealed(portfolio=rng.choice(c.s.stack), to="offer"))
+    if cfg.bot >= 0:  # Solo: a random starting Portfolio for the Bot, published at the start
+        pid = rng.choice(c.s.stack)
+        c.emit(PortfolioTaken(seat=cfg.bot, portfolio=pid, source="stack"), PortfolioPublished(seat=cfg.bot, portfolio=pid, where="start"))
+        degree = {"nightmare": 1, "inferno": 2}.get(cfg.difficulty, 0)
+        if degree:
+            c.emit(DegreeEarned(seat=cfg.bot, degree=degree))
     c.emit(PhaseBegan(phase="start", round=0))
     advance(c)
     return c.events
@@ -176,14 +263,74 @@ def metric(s: State, seat: int, kind: str) -> int:
     """What a Scoring Trend / Scoring Goal counts for a player."""
     p = s.p[seat]
     if kind in ("drama", "novel", "painting"):
-        return sum(1 for pid in p.published if C.PORTFOLIOS[pid]["type"] == kind)
+        # Imperial Degree: counts as 1 (Juren) or 2 (Gongshi) published Portfolios of each type.
+        return sum(1 for pid in p.published if C.PORTFOLIOS[pid]["type"] == kind) + p.degree
     if kind == "gold":
         return p.coins // 5
     if kind == "assistant":
         return len(p.assistants)
     if kind == "scenery":
         return sum(C.CITY_SCENERY[city] for city in p.cities)
+    if kind == "spirit":
+        return p.spirit
+    if kind == "most_type":
+        return max(metric(s, seat, k) for k in ("drama", "novel", "painting"))
+    if kind == "least_type":
+        return min(metric(s, seat, k) for k in ("drama", "novel", "painting"))
+    if kind == "published":
+        return sum(metric(s, seat, k) for k in ("drama", "novel", "painting"))
     return 0
+
+
+def power(s: State, seat: int) -> str | None:
+    """The Talent Power of a player (List of Talent Powers), if any."""
+    t = s.p[seat].talent
+    return C.TALENT_POWER.get(t) if t else None
+
+
+def cost(s: State, seat: int, coins: int) -> int:
+    """A district action's cost in Coins (Kou Baimen, A10: pay 0 Coins instead)."""
+    return 0 if s.config is not None and power(s, seat) == "frugal" else coins
+
+
+def owner(s: State, colour: int) -> int:
+    """The player a colour counts for (2 players: a vassal counts for its main colour)."""
+    return colour - s.players if s.cfg.vassals and colour >= s.players else colour
+
+
+def scorers(s: State) -> int:
+    """Colours that score VP: the seats, plus the solo Bot."""
+    return s.players + (1 if s.cfg.bot >= 0 else 0)
+
+
+def pointed(s: State) -> list[int]:
+    """Temple Fair spaces the Special Action Pointer points to (side B/C: two Shops)."""
+    return [(s.pointer + k) % C.FAIR_SPACES for k in C.POINTER_OFFSETS[s.cfg.pointer]]
+
+
+def level(s: State) -> int:
+    """The solo Bot's difficulty level (0 Easy ... 6 Inferno)."""
+    return C.DIFFICULTIES.index(s.cfg.difficulty)
+
+
+def charm_met(s: State, seat: int) -> bool:
+    """Charming Scholar: the requirement of this round's Charm Tile."""
+    p = s.p[seat]
+    ch = s.charm
+    if ch == "A":
+        return servants_on_display(s, "teahouse", seat) > 0
+    if ch == "B":
+        return servants_on_display(s, "tavern", seat) > 0
+    if ch == "C":
+        boat = s.river[s.districts.index("parlour")]
+        return boat >= 0 and any(sp[0] == seat for sp in s.boats[boat].spaces)
+    if ch == "D":
+        return p.fair in pointed(s)
+    if ch == "E":
+        return bool(p.cities)
+    if ch == "F":
+        return len(p.unpublished) >= 2
+    return False
 
 
 def public_points(s: State, seat: int, per_match: int) -> int:
@@ -192,9 +339,25 @@ def public_points(s: State, seat: int, per_match: int) -> int:
 
 
 def boat_ranking(s: State, boat: int) -> list[int]:
-    """Seats by most servants; ties go to the servants further right (placed earlier)."""
-    spaces = [(-count, index, seat) for index, (seat, count) in enumerate(s.boats[boat].spaces) if seat >= 0 and count > 0]
-    return [seat for _, _, seat in sorted(spaces)]
+    """Seats by most servants; ties go to the servants further right (placed earlier).  2 players:
+    vassal servants count for their main colour (and win its ties from the rightmost space); the
+    Talents A07/A14 win ties."""
+    if s.config is None:
+        spaces = [(-count, index, seat) for index, (seat, count) in enumerate(s.boats[boat].spaces) if seat >= 0 and count > 0]
+        return [seat for _, _, seat in sorted(spaces)]
+    counts: dict[int, int] = {}
+    first: dict[int, int] = {}
+    for index, (colour, count) in enumerate(s.boats[boat].spaces):
+        if colour >= 0 and count > 0:
+            o = owner(s, colour)
+            counts[o] = counts.get(o, 0) + count
+            first.setdefault(o, index)
+    return sorted(counts, key=lambda o: (-counts[o], 0 if power(s, o) == "captain" else 1, first[o]))
+
+
+def boat_servants(s: State, boat: int, seat: int | None = None) -> int:
+    """Servants on a boat (of one player, vassal included, or of everybody)."""
+    return sum(count for colour, count in s.boats[boat].spaces if colour >= 0 and (seat is None or owner(s, colour) == seat))
 
 
 # --- Society display ----------------------------------------------------------------------------
@@ -230,9 +393,26 @@ def publish(c: Ctx, seat: int, pid: str, where: str) -> None:
     d = C.PORTFOLIOS[pid]
     gain(c, seat, {d["type"]: -d["cost"]}, "publishing cost")
     c.emit(PortfolioPublished(seat=seat, portfolio=pid, where=where))
-    gain(c, seat, d["payout"], "publishing payout")
+    payout = d["payout"]
+    if s_power(c, seat) == "acclaim":  # A04/A09: double payout
+        payout = {k: 2 * v for k, v in payout.items()}
+    gain(c, seat, payout, "publishing payout")
     if where in ("teahouse", "tavern") and c.s.display_supply[d["type"]] > 0:
         c.emit(DisplayTileAdded(district=where, kind=d["type"], seat=seat))
+
+
+def s_power(c: Ctx, seat: int) -> str | None:
+    return power(c.s, seat) if c.s.config is not None else None
+
+
+def start_special(c: Ctx, seat: int) -> None:
+    """Activate Special Action: the Shop the pointer points to (side B/C: choose one of two)."""
+    s = c.s
+    spaces = pointed(s)
+    if len(spaces) == 1:
+        start_shop(c, seat, s.shops[spaces[0]])
+    else:
+        c.push("pick_shop", seat)
 
 
 def place_on_muse(c: Ctx, seat: int, muse: str, bonus: bool) -> None:
@@ -260,7 +440,7 @@ def start_shop(c: Ctx, seat: int, shop: str) -> None:
         if muses_shown(s):
             c.push("muse", seat, "gift")
     elif shop == "A4":
-        if s.p[seat].coins >= 1 and river_boats(s):
+        if s.p[seat].coins >= cost(s, seat, 1) and river_boats(s):
             c.push("boat", seat, "A4")
     elif shop == "A5":
         if s.spirits_supply > 0:
@@ -268,6 +448,34 @@ def start_shop(c: Ctx, seat: int, shop: str) -> None:
     elif shop == "A6":
         if s.display or stack_available(s):
             c.push("take_portfolio", seat, "A6")
+    elif shop == "B1":
+        if s.p[seat].coins >= cost(s, seat, C.B1_COST) and affordable(s, seat):
+            c.push("publish", seat, "B1")
+    elif shop == "B2":
+        if s.p[seat].used or s.p[seat].drafted:
+            c.push("swap_tile", seat, "B2", 2)
+    elif shop == "B3":
+        if sum(s.p[seat].ideas.values()) > 0:
+            c.push("exchange", seat, "B3", 3)
+    elif shop == "B4":
+        if my_boats(s, seat) and len(river_boats(s)) > 1:
+            c.push("boat_move", seat, "B4")
+    elif shop == "B5":
+        gain(c, seat, {"coin": C.B5_COINS}, "liquor shop")
+    elif shop == "B6":
+        if stack_available(s):
+            c.push("stack_draw", seat, "B6", 2)
+
+
+def my_boats(s: State, seat: int) -> list[int]:
+    return [b for b in river_boats(s) if any(sp[0] == seat for sp in s.boats[b].spaces)]
+
+
+def can_take_exam(s: State, seat: int) -> bool:
+    """Imperial Exam: Juren without a degree, Gongshi as a Juren; enough Portfolios and Ideas."""
+    p = s.p[seat]
+    exam = C.EXAMS.get(p.degree + 1)
+    return exam is not None and len(p.unpublished) >= exam["portfolios"] and sum(p.ideas.values()) >= exam["ideas"]
 
 
 def can_activate(s: State, seat: int, a: str) -> bool:
@@ -307,7 +515,7 @@ def activate(c: Ctx, seat: int, a: str, income: bool) -> None:
         gain(c, seat, {"coin": 1 + servants_on_display(s, "teahouse", seat)}, why)
     elif a == "B03":
         gain(c, seat, {"coin": -1}, why)
-        start_shop(c, seat, s.shops[s.pointer])
+        start_special(c, seat)
     elif a == "B04":
         gain(c, seat, ["painting"], why)
     elif a == "B05":
@@ -352,13 +560,64 @@ def activate(c: Ctx, seat: int, a: str, income: bool) -> None:
         c.push("publish", seat, "B20")
 
 
-def discard_rightmost(c: Ctx, seat: int) -> None:
-    """Player Turn 2: discard the rightmost Action Tile and gain its Discard Bonus."""
+def discard_rightmost(c: Ctx, seat: int, slot: int = 0) -> None:
+    """Player Turn 2: discard the rightmost Action Tile (2-player variant: any) and gain its
+    Discard Bonus (Advanced Action Tiles: a Portfolio from the Society, a Special Action)."""
     p = c.s.p[seat]
     if p.track:
-        tile = p.track[0]
+        tile = p.track[slot]
         c.emit(TileDiscarded(seat=seat, tile=tile))
-        gain(c, seat, C.ACTION_TILES[tile]["bonus"], "discard bonus")
+        bonus = C.ACTION_TILES[tile]["bonus"]
+        gain(c, seat, bonus, "discard bonus")
+        for icon in reversed(bonus):
+            if icon == "portfolio" and c.s.display:
+                c.push("take_portfolio", seat, "bonus")
+            elif icon == "special":
+                start_special(c, seat)
+
+
+def needs_frames(tile: str | None) -> bool:
+    return tile is not None and any(b in ("portfolio", "special") for b in C.ACTION_TILES[tile]["bonus"])
+
+
+def place_vassal(c: Ctx, seat: int, tile: str | None) -> None:
+    """2 players: the vassal's Scholar goes below the district on the discarded tile (a choice on
+    two-district tiles); to the Rest Area when that district is full."""
+    if not c.s.cfg.vassals or tile is None:
+        return
+    districts = C.ACTION_TILES[tile]["districts"]
+    if len(districts) > 1:
+        c.push("vassal", seat, tile)
+    else:
+        send_vassal(c, seat, districts[0])
+
+
+def send_vassal(c: Ctx, seat: int, d: str) -> None:
+    full = len(c.s.tracks[d]) >= C.SCHOLAR_SPACES
+    c.emit(ScholarPlaced(seat=seat + c.s.players, district=C.REST if full else d))
+
+
+def after_choice(c: Ctx, seat: int, d: str, slot: int) -> None:
+    """Player Turn 2-3 after the tile is chosen (``d`` may be the Rest Area): discard for the bonus,
+    place the Scholar (then the vassal's), perform the district action.  Decisions of the bonus or
+    the vassal come first, before the district action (an automatic "district" step)."""
+    s = c.s
+    p = s.p[seat]
+    tile = p.track[slot] if p.track else None
+    if d == C.REST:
+        c.emit(ScholarPlaced(seat=seat, district=C.REST))
+        discard_rightmost(c, seat, slot)
+        gain(c, seat, {"coin": 2, "spirit": 4}, "rest")
+        place_vassal(c, seat, tile)
+        return
+    defer = needs_frames(tile) or (s.cfg.vassals and tile is not None and len(C.ACTION_TILES[tile]["districts"]) > 1)
+    if defer:
+        c.push("district", seat, d)
+    discard_rightmost(c, seat, slot)
+    c.emit(ScholarPlaced(seat=seat, district=d))
+    place_vassal(c, seat, tile)
+    if not defer:
+        start_district(c, seat, d)
 
 
 def start_district(c: Ctx, seat: int, d: str) -> None:
@@ -369,14 +628,16 @@ def start_district(c: Ctx, seat: int, d: str) -> None:
             c.emit(OrderMarkerPlaced(seat=seat))
         c.push("society", seat)
     elif d == "teahouse":
-        gain(c, seat, {"coin": servants_on_display(s, "teahouse", seat)}, "teahouse servants")
+        x = 2 if s_power(c, seat) == "patron" else 1  # A02/A11: double
+        gain(c, seat, {"coin": x * servants_on_display(s, "teahouse", seat)}, "teahouse servants")
         c.push("publish_or_inspire", seat, "teahouse")
     elif d == "tavern":
-        gain(c, seat, {"coin": -1, "spirit": 1}, "tavern")
-        gain(c, seat, {"vp": servants_on_display(s, "tavern", seat)}, "tavern servants")
+        x = 2 if s_power(c, seat) == "patron" else 1
+        gain(c, seat, {"coin": -cost(s, seat, 1), "spirit": 1}, "tavern")
+        gain(c, seat, {"vp": x * servants_on_display(s, "tavern", seat)}, "tavern servants")
         c.push("publish_or_inspire", seat, "tavern")
     elif d == "parlour":
-        gain(c, seat, {"coin": -1, "spirit": 1}, "parlour")
+        gain(c, seat, {"coin": -cost(s, seat, 1), "spirit": 1}, "parlour")
         c.push("muse", seat, "parlour")
     elif d == "travel":
         c.push("travel", seat, "district")
@@ -390,8 +651,15 @@ def can_visit(s: State, seat: int, slot: int, district: str) -> str | None:
     if len(s.tracks[district]) >= C.SCHOLAR_SPACES:
         return "district_full"
     rest = p.track[:slot] + p.track[slot + 1:]
-    coins = p.coins + (coins_in(C.ACTION_TILES[rest[0]]["bonus"]) if rest else 0)
-    if coins < C.DISTRICT_COST.get(district, 0):
+    if s.cfg.variant and rest:  # 2-player variant: any tile may be discarded
+        coins = p.coins + max(coins_in(C.ACTION_TILES[t]["bonus"]) for t in rest)
+    else:
+        coins = p.coins + (coins_in(C.ACTION_TILES[rest[0]]["bonus"]) if rest else 0)
+    return can_visit_with(s, seat, district, coins)
+
+
+def can_visit_with(s: State, seat: int, district: str, coins: int) -> str | None:
+    if coins < cost(s, seat, C.DISTRICT_COST.get(district, 0)):
         return "insufficient_coins"
     if district == "parlour" and not muses_shown(s):
         return "no_muse"
@@ -399,7 +667,7 @@ def can_visit(s: State, seat: int, slot: int, district: str) -> str | None:
         cities = reachable_cities(s, seat)
         if not cities:
             return "no_city"
-        if min(C.CITY_COST[city] for city in cities) > coins:
+        if min(cost(s, seat, C.CITY_COST[city]) for city in cities) > coins and not (s.cfg.artisans and affordable(s, seat)):
             return "insufficient_coins"
     return None
 
@@ -413,24 +681,47 @@ def _after_turn(c: Ctx, f: Frame) -> None:
     c.emit(TurnEnded(seat=f.seat), StepEnded())
 
 
-AUTO = {"after_turn": _after_turn}
+def _district(c: Ctx, f: Frame) -> None:
+    c.emit(StepEnded())
+    start_district(c, f.seat, f.arg)
+
+
+AUTO = {"after_turn": _after_turn, "district": _district}
 
 
 def _phase_start(c: Ctx) -> None:
     s = c.s
     for seat in reversed(s.order):  # assumed: starting portfolios are chosen in reverse turn order
-        if not s.p[seat].unpublished:
+        if seat < s.players and not s.p[seat].unpublished:
             c.push("pick_start", seat)
             return
+    if s.talent_offer:  # step 14: the talent draft, in reverse player order
+        for seat in reversed(s.order):
+            if seat < s.players and s.p[seat].talent is None:
+                c.push("pick_talent", seat)
+                return
+    if s.cfg.talents in ("advanced", "characters") and not any(s.muses):
+        # Advanced drafts: the characters not taken as Talents form the Muse stack.
+        taken = {p.talent for p in s.p if p.talent}
+        pool = ["B" + t[1:] for t in C.TALENT_POOLS[s.cfg.talents] if t not in taken]
+        muses = c.rng.sample(pool, C.MUSE_DISPLAY)
+        c.emit(MusesFormed(muses=muses, muse_stack=sorted(m for m in pool if m not in muses)))
     c.emit(DisplayFormed(), PhaseBegan(phase="actions", round=1))
 
 
 def _phase_actions(c: Ctx) -> None:
     s = c.s
-    n = s.players
+    n = len(s.order)
     for pos in range(s.turn_pos, 3 * n):
         seat = s.order[pos % n]
         p = s.p[seat]
+        if seat == s.cfg.bot:
+            if p.scholars > 0 and p.bag:
+                c.emit(TurnBegan(seat=seat, pos=pos))
+                from .bot import bot_turn
+
+                bot_turn(c, seat)
+            continue
         if p.scholars > 0 and p.track:
             c.emit(TurnBegan(seat=seat, pos=pos))
             c.push("turn", seat)
@@ -441,16 +732,23 @@ def _phase_actions(c: Ctx) -> None:
 def _phase_income(c: Ctx) -> None:
     """Upkeep 1, Personal Income; the automatic incomes are taken first (never a disadvantage)."""
     s = c.s
-    if s.income_pos >= s.players:
+    if s.income_pos >= len(s.order):
         c.emit(PhaseBegan(phase="boats", round=s.round))
         return
     seat = s.order[s.income_pos]
     c.emit(IncomeBegan(seat=seat))
     p = s.p[seat]
+    if seat == s.cfg.bot:
+        from .bot import bot_income
+
+        bot_income(c, seat)
+        return
+    royal = 2 if s_power(c, seat) == "royalty" else 1  # A06/A08: double Drama and Novel income
+    patron = 2 if s_power(c, seat) == "patron" else 1  # A02/A11: double servant income
     coins = sum(C.PORTFOLIOS[pid]["income"].get("coin", 0) for pid in p.published)
-    gain(c, seat, {"coin": coins}, "drama income")
-    gain(c, seat, {"coin": servants_on_display(s, "teahouse", seat)}, "teahouse servants")
-    gain(c, seat, {"vp": servants_on_display(s, "tavern", seat)}, "tavern servants")
+    gain(c, seat, {"coin": royal * coins}, "drama income")
+    gain(c, seat, {"coin": patron * servants_on_display(s, "teahouse", seat)}, "teahouse servants")
+    gain(c, seat, {"vp": patron * servants_on_display(s, "tavern", seat)}, "tavern servants")
     if _income_moves(s, seat):
         c.push("income", seat)
 
@@ -475,7 +773,12 @@ def _phase_boats(c: Ctx) -> None:
                 c.emit(BoatServantPlaced(seat=seat, boat=boat))
     c.emit(BoatsSlid())
     ranking = boat_ranking(s, s.upkeep_boat)
-    if ranking:
+    if ranking and s_power(c, ranking[0]) == "captain":  # A07/A14: 3 VP for first place
+        gain(c, ranking[0], {"vp": C.CAPTAIN_VP}, "first place on the boat")
+    if ranking and ranking[0] == s.cfg.bot:  # assumed: the Bot takes the rightmost Scoring Trend
+        c.emit(TrendChosen(seat=ranking[0], trend=s.boats[s.upkeep_boat].trends[-1]))
+        c.emit(PhaseBegan(phase="draft", round=s.round))
+    elif ranking:
         c.emit(PhaseBegan(phase="trend", round=s.round))
         c.push("trend", ranking[0])
     else:
@@ -491,7 +794,7 @@ def draft_order(s: State) -> list[int]:
     """Upkeep 3: the Scholar Markers form a row left to right (Rest Area last)."""
     queue: list[int] = []
     for d in [*s.districts, C.REST]:
-        queue += list(reversed(s.tracks[d]))
+        queue += [seat for seat in reversed(s.tracks[d]) if seat < s.players]  # main colours only
     return queue
 
 
@@ -516,15 +819,24 @@ def _phase_events(c: Ctx) -> None:
     s = c.s
     r = s.round
     if r in C.REFILL_AGE:
-        tiles = c.rng.sample(C.tiles_of_age(C.REFILL_AGE[r]), C.DRAFT_TILES[s.players])
-        c.emit(UpkeepTilesRefilled(tiles=sorted(tiles)))
+        count = (C.DRAFT_TILES if s.cfg.upkeep == "A" else C.DRAFT_TILES_B)[s.players]
+        if s.cfg.mixed_ages:  # Mixed Ages Drafting: the silver bag in Round 1, the gold bag in Rounds 2-3
+            pool = list(s.tile_pool) if r != 2 else C.tile_pool([3, 4], s.cfg.advanced_tiles)
+            tiles = c.rng.sample(pool, min(count, len(pool)))
+            c.emit(UpkeepTilesRefilled(tiles=sorted(tiles)))
+            c.emit(TilePoolSet(pool=sorted(t for t in pool if t not in tiles) if r == 2 else []))
+        else:
+            pool = C.tile_pool([C.REFILL_AGE[r]], s.cfg.advanced_tiles)
+            tiles = c.rng.sample(pool, min(count, len(pool)))
+            c.emit(UpkeepTilesRefilled(tiles=sorted(tiles)))
     if r in C.PUBLIC_SCORING:
-        c.emit(PublicScored(vp=[public_points(s, seat, C.PUBLIC_SCORING[r]) for seat in range(s.players)]))
+        c.emit(PublicScored(vp=[public_points(s, seat, C.PUBLIC_SCORING[r]) for seat in range(scorers(s))]))
     if r in C.BAG_REFILL_ROUNDS:
         for seat in s.order:
             c.emit(BagRefilled(seat=seat))
-            for _ in range(C.TRACK_SIZE):
-                draw_tile(c, seat)
+            if seat != s.cfg.bot:
+                for _ in range(C.TRACK_SIZE):
+                    draw_tile(c, seat)
     if r == C.SWAP_ROUND:
         held = {pid for p in s.p for pid in p.unpublished + p.published}
         c.emit(Age2Swapped(stack=[pid for pid in C.portfolios_of_age(2) if pid not in held]))
@@ -542,17 +854,23 @@ def _phase_board(c: Ctx) -> None:
     s = c.s
     c.emit(PointerRotated(pointer=(s.pointer + 1) % C.FAIR_SPACES))
     order = list(s.next_order) + [seat for seat in s.order if seat not in s.next_order]
-    c.emit(TurnOrderAdjusted(order=order), PhaseBegan(phase="spirits", round=s.round))
+    c.emit(TurnOrderAdjusted(order=order))
+    if s.cfg.charm and s.charm_column:  # New Charm Tile: the bottom one of the column
+        c.emit(CharmReplaced(charm=s.charm_column[-1]))
+    c.emit(PhaseBegan(phase="spirits", round=s.round))
 
 
 def _phase_spirits(c: Ctx) -> None:
     """Upkeep 6, Consume Spirits: 1, plus 1 per unpublished Portfolio and per Assistant."""
     s = c.s
     for seat in s.order:
+        if seat == s.cfg.bot:  # the Bot's Spirit Level never changes
+            continue
         p = s.p[seat]
-        amount = min(p.spirit, 1 + len(p.unpublished) + len(p.assistants))
+        assistants = 0 if s_power(c, seat) == "calm" else len(p.assistants)  # A01: assistants do not lower it
+        amount = min(p.spirit, 1 + len(p.unpublished) + assistants)
         c.emit(SpiritConsumed(seat=seat, amount=amount))
-    queue = [seat for seat in s.order if s.p[seat].spirit == 0]
+    queue = [seat for seat in s.order if seat != s.cfg.bot and s.p[seat].spirit == 0]
     c.emit(PhaseBegan(phase="mandatory", round=s.round, queue=queue))
 
 
@@ -615,23 +933,47 @@ def frame_moves(s: State, seat: int, f: Frame) -> list:  # noqa: C901
         return [Rest(slot=slot) for slot in range(len(p.track))]
     if k == "society":
         moves = []
-        if p.coins >= 1 and not p.refreshed and s.display:
+        if p.coins >= cost(s, seat, 1) and not p.refreshed and s.display:
             moves.append(RefreshPortfolios())
         moves += [TakePortfolios(portfolios=sorted(pair)) for pair in combinations(s.display, 2)]
         moves += [TakePortfolioAndIdea(portfolio=pid, idea=i) for pid in s.display for i in C.IDEAS]
-        return moves + [TakeIdeas(ideas=pair) for pair in IDEA_PAIRS]
+        moves += [TakeIdeas(ideas=pair) for pair in IDEA_PAIRS]
+        if s.cfg.exam and can_take_exam(s, seat):
+            moves.append(TakeExam())
+        return moves
+    if k == "society_extra":
+        return [TakePortfolio(portfolio=pid) for pid in s.display] + [TakeIdea(idea=i) for i in C.IDEAS] + [Pass()]
+    if k == "exam_portfolios":
+        return [DiscardPortfolio(portfolio=pid) for pid in sorted(set(p.unpublished))]
+    if k == "exam_ideas":
+        return [PayIdea(idea=i) for i in C.IDEAS if p.ideas[i] > 0]
+    if k == "pick_talent":
+        return [ChooseTalent(talent=t) for t in s.talent_offer]
+    if k == "pick_shop":
+        return [ChooseShop(shop=s.shops[i]) for i in pointed(s)]
+    if k == "vassal":
+        return [SendVassal(district=d) for d in C.ACTION_TILES[f.arg]["districts"]]
+    if k == "discard":
+        if f.arg == C.REST:
+            return [DiscardTile(slot=slot) for slot in range(len(p.track))]
+        return [DiscardTile(slot=slot) for slot, t in enumerate(p.track)
+                if can_visit_with(s, seat, f.arg, p.coins + coins_in(C.ACTION_TILES[t]["bonus"])) is None]
+    if k == "stack_draw":
+        return [DrawPortfolio(), Pass()] if stack_available(s) else [Pass()]
     if k == "publish_or_inspire":
         return [Publish(portfolio=pid) for pid in affordable(s, seat)] + [DrawInspiration()]
     if k == "muse":
         moves = [PlaceServant(muse=m) for m in muses_shown(s)]
-        return moves + [Pass()] if f.arg == "gift" else moves
+        return moves + [Pass()] if f.arg in ("gift", "charm", "talent") or not moves else moves
     if k == "assistant_offer":
         return ([ActivateAssistant(assistant=f.arg)] if can_activate(s, seat, f.arg) else []) + [Pass()]
     if k == "travel":
         cities = reachable_cities(s, seat)
         if f.arg == "district":
-            cities = [city for city in cities if C.CITY_COST[city] <= p.coins]
+            cities = [city for city in cities if cost(s, seat, C.CITY_COST[city]) <= p.coins]
         moves = [TravelTo(city=city) for city in cities]
+        if f.arg == "district" and s.cfg.artisans and reachable_cities(s, seat):  # Traveling Artisans
+            moves += [PublishToTravel(portfolio=pid) for pid in affordable(s, seat)]
         return moves + [Pass()] if f.arg == "peddler" or not moves else moves
     if k == "take_portfolio":
         moves = [TakePortfolio(portfolio=pid) for pid in s.display]
@@ -643,9 +985,14 @@ def frame_moves(s: State, seat: int, f: Frame) -> list:  # noqa: C901
     if k == "fair":
         if f.arg == "B05":
             return [MoveServant(distance=1, clockwise=True), MoveServant(distance=1, clockwise=False)]
-        return [MoveServant(distance=d, clockwise=cw) for d, cost in C.FAIR_MOVES.items() if cost <= p.coins for cw in (True, False)]
+        return [MoveServant(distance=d, clockwise=cw) for d, price in C.FAIR_MOVES.items()
+                if cost(s, seat, price) <= p.coins for cw in (True, False)]
     if k == "idea":
         return [TakeIdea(idea=i) for i in C.IDEAS]
+    if k == "publish" and f.arg == "B1":
+        if p.coins < cost(s, seat, C.B1_COST):
+            return [Pass()]
+        return [PublishIn(portfolio=pid, district=d) for pid in affordable(s, seat) for d in ("teahouse", "tavern")] + [Pass()]
     if k == "publish":
         moves = [Publish(portfolio=pid) for pid in affordable(s, seat)]
         return moves + [Pass()] if f.arg == "A1" or not moves else moves
@@ -655,7 +1002,9 @@ def frame_moves(s: State, seat: int, f: Frame) -> list:  # noqa: C901
     if k == "boat_move":
         mine = [b for b in river_boats(s) if any(sp[0] == seat for sp in s.boats[b].spaces)]
         moves = [MoveBoatServant(from_boat=a, to_boat=b) for a in sorted(mine) for b in sorted(river_boats(s)) if a != b]
-        return moves or [Pass()]
+        return moves + [Pass()] if f.arg == "B4" or not moves else moves
+    if k == "exchange" and f.arg == "B3":
+        return [ExchangeIdeas(give=[g], take=[t]) for g in C.IDEAS if p.ideas[g] > 0 for t in C.IDEAS if t != g] + [Pass()]
     if k == "exchange":
         owned = [i for i in C.IDEAS for _ in range(min(2, p.ideas[i]))]
         gives = sorted({tuple(sorted(g)) for g in combinations(owned, 2)})
@@ -663,8 +1012,10 @@ def frame_moves(s: State, seat: int, f: Frame) -> list:  # noqa: C901
     if k == "swap_tile":
         tiles = sorted(set(p.used + p.drafted))
         if not p.track:
-            return [SwapActionTile(tile=t, slot=-1) for t in tiles] or [Pass()]
-        return [SwapActionTile(tile=t, slot=slot) for t in tiles for slot in range(len(p.track))] or [Pass()]
+            moves = [SwapActionTile(tile=t, slot=-1) for t in tiles]
+        else:
+            moves = [SwapActionTile(tile=t, slot=slot) for t in tiles for slot in range(len(p.track))]
+        return moves + [Pass()] if f.arg == "B2" or not moves else moves
     if k == "income":
         return _income_moves(s, seat) + [EndIncome()]
     if k == "trend":
@@ -719,15 +1070,15 @@ STEP_COMMANDS = {
     "pick_start": (ChooseStartingPortfolio,),
     "turn": (VisitDistrict, Rest),
     "mandatory_rest": (Rest,),
-    "society": (RefreshPortfolios, TakePortfolios, TakePortfolioAndIdea, TakeIdeas),
+    "society": (RefreshPortfolios, TakePortfolios, TakePortfolioAndIdea, TakeIdeas, TakeExam),
     "publish_or_inspire": (Publish, DrawInspiration),
     "muse": (PlaceServant, Pass),
     "assistant_offer": (ActivateAssistant, Pass),
-    "travel": (TravelTo, Pass),
+    "travel": (TravelTo, PublishToTravel, Pass),
     "take_portfolio": (TakePortfolio, RefreshPortfolios, Pass),
     "fair": (MoveServant,),
     "idea": (TakeIdea,),
-    "publish": (Publish, Pass),
+    "publish": (Publish, PublishIn, Pass),
     "boat": (PlaceOnBoat, Pass),
     "boat_move": (MoveBoatServant, Pass),
     "exchange": (ExchangeIdeas, Pass),
@@ -735,6 +1086,14 @@ STEP_COMMANDS = {
     "income": (ActivateNovel, ActivateAssistant, EndIncome),
     "trend": (ChooseTrend,),
     "draft": (DraftTile,),
+    "society_extra": (TakePortfolio, TakeIdea, Pass),
+    "exam_portfolios": (DiscardPortfolio,),
+    "exam_ideas": (PayIdea,),
+    "pick_talent": (ChooseTalent,),
+    "pick_shop": (ChooseShop,),
+    "vassal": (SendVassal,),
+    "discard": (DiscardTile,),
+    "stack_draw": (DrawPortfolio, Pass),
 }
 
 
@@ -790,6 +1149,20 @@ def diagnose(s: State, seat: int, f: Frame, command) -> RuleViolation:  # noqa: 
         return violation("no_such_trend", "choose one of the 2 Scoring Trends on the boat", "Resolve Boats")
     if isinstance(command, DraftTile):
         return violation("tile_not_available", "that Action Tile is not on the Upkeep board", "Draft New Action Tiles")
+    if isinstance(command, TakeExam):
+        return violation("cannot_take_exam", "the exam needs unpublished Portfolios and Ideas you do not have (or you are a Gongshi)", "Imperial Exam")
+    if isinstance(command, (DiscardPortfolio, PublishToTravel, PublishIn)):
+        return violation("not_your_portfolio", "choose an unpublished Portfolio you can use", "Imperial Exam")
+    if isinstance(command, PayIdea):
+        return violation("insufficient_ideas", "you have no Idea of that type", "Imperial Exam")
+    if isinstance(command, ChooseTalent):
+        return violation("talent_not_available", "that Talent is not in the draft", "Talent Draft")
+    if isinstance(command, ChooseShop):
+        return violation("shop_not_pointed", "choose a Shop the Special Action Pointer points to", "Temple Fair")
+    if isinstance(command, SendVassal):
+        return violation("wrong_district", "the vassal goes to a district of the discarded tile", "2-Player Rules")
+    if isinstance(command, DiscardTile):
+        return violation("cannot_discard", "that tile is not on your track or would leave the visit unpaid", "2-Player Rules")
     if isinstance(command, Pass):
         return violation("not_optional", "this action is not optional", "Gameplay")
     return violation("illegal_move", "that move is not legal now", "Gameplay")

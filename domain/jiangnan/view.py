@@ -27,6 +27,8 @@ class JiangnanView(View, tag="jiangnan", kw_only=True):
 
 
 def view(state: State, seat: int | None) -> JiangnanView:
+    from .rules import pointed
+
     s = state
     boards = []
     for i, p in enumerate(s.p):
@@ -58,6 +60,13 @@ def view(state: State, seat: int | None) -> JiangnanView:
         "spirits_supply": s.spirits_supply,
         "draft_queue": list(s.draft_queue),
         "final": [dict(b) for b in s.final],
+        "config": msgspec.to_builtins(s.cfg),
+        "talent_offer": list(s.talent_offer),
+        "charm": s.charm,
+        "charm_column": list(s.charm_column),
+        "pointed_shops": [s.shops[i] for i in pointed(s)] if s.shops else [],
+        "bot": s.cfg.bot if s.cfg.bot >= 0 else None,
+        "vassals": {seat: seat + s.players for seat in range(s.players)} if s.cfg.vassals else {},
     }
     from .rules import to_act
 

@@ -41,7 +41,11 @@ def test_chapter_1_setup(players, tiles):
     assert GAME.to_act(state) == [players - 1]
 
 
-@pytest.mark.parametrize("options", [JiangnanOptions(players=2), JiangnanOptions(players=5), JiangnanOptions(players=4, chapter=2)])
+@pytest.mark.parametrize("options", [
+    JiangnanOptions(players=5), JiangnanOptions(players=4, chapter=7), JiangnanOptions(players=3, variant=True),
+    JiangnanOptions(players=3, difficulty="hard"), JiangnanOptions(players=1, difficulty="impossible"),
+    JiangnanOptions(players=4, map="A1-A1-B3"), JiangnanOptions(players=4, talents="all"), JiangnanOptions(players=4, pointer="D"),
+])
 def test_unsupported_options(options):
     with pytest.raises(InvalidOptions):
         GAME.start(options, "x")

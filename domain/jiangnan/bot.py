@@ -1,0 +1,79 @@
+"""Solo Bot Rules: the Bot's turn per district, its Upkeep and its difficulty levels.
+
+The Bot is not a seat: its turns are resolved automatically (inside ``decide``) when the turn order
+reaches it; its random draws (Action Tile from its bag, Portfolio and Muse stacks) are in events.
+Levels (each adds to the previous): Easy; Normal (1 VP per Coin at the end); Hard (publishing
+payout); Expert (Upkeep income of published Portfolios, Novels for free); Master (Servants on the
+Display Tiles, their Coins / VP on visits and in Upkeep); Nightmare (Juren degree); Inferno (Gongshi).
+"""
+
+from __future__ import annotations
+
+from . import components as C
+from .events import (
+    BotMuseHired, BotTileDrawn, DisplayTileAdded, OrderMarkerPlaced, PortfolioPublished, PortfolioTaken, ScholarPlaced,
+    Travelled, TurnEnded,
+)
+from .rules import Ctx, draw_from_stack, gain, level, servants_on_display
+
+HARD, EXPERT, MASTER = 2, 3, 4
+
+
+def bot_publish(c: Ctx, bot: int, district: str | None) -> None:
+    """Draw the top Portfolio of the stack and publish it for free (Hard: with the payout);
+    in the Teahouse / Tavern a Display Tile is placed (Master: with a Bot Servant)."""
+    s = c.s
+    pid = draw_from_stack(c)
+    if pid is None:
+        return
+    c.emit(PortfolioTaken(seat=bot, portfolio=pid, source="stack"), PortfolioPublished(seat=bot, portfolio=pid, where="bot"))
+    d = C.PORTFOLIOS[pid]
+    if level(s) >= HARD:
+        gain(c, bot, d["payout"], "publishing payout")
+    if district is not None and s.display_supply[d["type"]] > 0:
+        c.emit(DisplayTileAdded(district=district, kind=d["type"], seat=bot if level(s) >= MASTER else -1))
+
+
+def bot_turn(c: Ctx, bot: int) -> None:
+    s = c.s
+    p = s.p[bot]
+    tile = c.rng.choice(p.bag)
+    c.emit(BotTileDrawn(seat=bot, tile=tile))
+    d = C.ACTION_TILES[tile]["districts"][0]
+    if len(s.tracks[d]) >= C.SCHOLAR_SPACES:  # assumed: a full district sends the Bot's Scholar to rest
+        d = C.REST
+    c.emit(ScholarPlaced(seat=bot, district=d))
+    if d == "society":
+        if not p.society_visited:
+            c.emit(OrderMarkerPlaced(seat=bot))
+        bot_publish(c, bot, None)
+    elif d in ("teahouse", "tavern"):
+        if level(s) >= MASTER:  # checks its Servants there: Coins (Teahouse) / VP (Tavern)
+            key = "coin" if d == "teahouse" else "vp"
+            gain(c, bot, {key: servants_on_display(s, d, bot)}, f"{d} servants")
+        bot_publish(c, bot, d)
+    elif d == "parlour":
+        if s.muse_stack:  # hires the top Muse of the stack at once
+            c.emit(BotMuseHired(seat=bot, muse=c.rng.choice(s.muse_stack)))
+    elif d == "travel":
+        for path in C.BOT_PATHS:  # a whole path for free, paths A, B, C, D in order
+            todo = [city for city in path if city not in p.cities]
+            if todo:
+                for city in todo:
+                    c.emit(Travelled(seat=bot, city=city))
+                break
+    # assumed: at the Temple Fair (not in the Bot's list) and in the Rest Area the Bot only places its Scholar.
+    c.emit(TurnEnded(seat=bot))
+
+
+def bot_income(c: Ctx, bot: int) -> None:
+    """Upkeep: no income below Expert; Expert: Drama Coins and Novel VP (for free); Master: also
+    the Teahouse and Tavern Servants.  Never Assistant Powers."""
+    s = c.s
+    if level(s) >= EXPERT:
+        p = s.p[bot]
+        coins = sum(C.PORTFOLIOS[pid]["income"].get("coin", 0) for pid in p.published)
+        vp = sum(C.PORTFOLIOS[pid]["income"].get("vp", 0) for pid in p.published)
+        gain(c, bot, {"coin": coins, "vp": vp}, "bot income")
+    if level(s) >= MASTER:
+        gain(c, bot, {"coin": servants_on_display(s, "teahouse", bot), "vp": servants_on_display(s, "tavern", bot)}, "bot servants")

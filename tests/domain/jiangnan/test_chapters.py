@@ -1,0 +1,401 @@
+"""Chapters 2-6: setups, free configuration, talents, the side-B districts, shops B, pointers B/C,
+advanced action tiles, mixed / tighter drafting, goals G-L and the advanced final scoring."""
+
+import pytest
+
+from domain.jiangnan import GAME, JiangnanOptions
+from domain.jiangnan import components as C
+from domain.jiangnan.commands import *  # noqa: F403
+from domain.jiangnan.rules import boat_ranking, metric, pointed
+from domain.jiangnan.scoring import final_scoring
+from domain.kernel import Rng
+from tests.support import given_state
+
+from .helpers import at, play, run, types
+
+
+def opened(seed: str = "ch", **kw):
+    """A game after the setup decisions (starting portfolios, talent draft): round 1."""
+    state, _ = GAME.start(JiangnanOptions(**kw), seed)
+    i = 0
+    while state.phase == "start":
+        seat = GAME.to_act(state)[0]
+        state = GAME.fold(state, GAME.decide(state, seat, GAME.legal_moves(state, seat)[0], Rng(seed, i)))
+        i += 1
+    return state
+
+
+def upkeep(state, phase, rnd=1):
+    state.steps, state.phase, state.round = [], phase, rnd
+    return state
+
+
+# --- Game Chapters: the printed setups -------------------------------------------------------------
+@pytest.mark.parametrize("chapter,districts,goals,tiles,talent_pool", [
+    (2, ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"], "GHIJKL", 12, "four"),
+    (3, ["teahouse", "travel", "tavern", "temple_fair", "society", "parlour"], "ABCDEF", 15, "four"),
+    (4, ["tavern", "temple_fair", "society", "parlour", "teahouse", "travel"], "ABCDEF", 15, "advanced"),
+    (5, ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"], "GHIJKL", 12, "advanced"),
+    (6, ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"], "ABCDEFGHIJKL", None, "characters"),
+])
+def test_chapter_setups(chapter, districts, goals, tiles, talent_pool):
+    state, _ = GAME.start(JiangnanOptions(players=4, chapter=chapter), f"setup-{chapter}")
+    cfg = state.cfg
+    assert state.districts == districts and set(state.goals) <= set(goals) and len(state.goals) == 5
+    assert cfg.exam == (chapter in (3, 6)) and cfg.artisans == (chapter in (4, 6)) and cfg.charm == (chapter in (5, 6))
+    assert cfg.talents == talent_pool and cfg.advanced_tiles == (chapter > 2) and cfg.mixed_ages == (chapter != 3)
+    assert cfg.pointer == {2: "A", 3: "A", 4: "B", 5: "C"}.get(chapter, cfg.pointer) and cfg.pointer in "ABC"
+    assert cfg.overlay == {2: "B", 3: "A", 4: "B", 5: "B"}.get(chapter, cfg.overlay)
+    if tiles is not None:
+        assert len(state.upkeep_tiles) == tiles
+    ages = {C.ACTION_TILES[t]["age"] for t in state.upkeep_tiles}
+    assert ages <= ({1, 2} if cfg.mixed_ages else {1})
+    sides = {s[0] for s in state.shops}
+    assert sides == {"A"} if chapter in (2, 3, 5) else (sides == {"B"} if chapter == 4 else sides <= {"A", "B"})
+    assert sorted(s[1] for s in state.shops) == list("123456")
+    if talent_pool == "four":
+        assert state.talent_offer == ["A01", "A02", "A03", "A04"]
+        assert set(state.muse_stack + state.muses) == set(C.MUSES_WITH_TALENTS)
+    else:
+        assert len(state.talent_offer) == 8 and set(state.talent_offer) <= set(C.TALENT_POOLS[talent_pool])
+        assert state.muses == [None] * 4 and state.muse_stack == []  # formed after the draft
+    if cfg.charm:
+        assert state.charm in C.CHARMS and len(state.charm_column) == 5
+
+
+def test_free_configuration_overrides_the_chapter():
+    state, _ = GAME.start(JiangnanOptions(players=3, chapter=1, map="B2-A3-B1", pointer="C", goals="A-L", upkeep="B",
+                                          action_tiles="advanced", shops="B", overlay="B", talents="characters"), "free")
+    assert state.districts == ["teahouse", "travel", "tavern", "temple_fair", "society", "parlour"]
+    assert state.cfg.exam and state.cfg.artisans and not state.cfg.charm
+    assert state.cfg.pointer == "C" and len(state.upkeep_tiles) == 12 and {s[0] for s in state.shops} == {"B"}
+    assert len(state.talent_offer) == 7
+
+
+def test_advanced_talent_draft_reverse_order_and_the_muse_stack():
+    state, _ = GAME.start(JiangnanOptions(players=3, chapter=4), "draft")
+    for _ in range(3):
+        seat = GAME.to_act(state)[0]
+        state = GAME.fold(state, GAME.decide(state, seat, GAME.legal_moves(state, seat)[0], Rng("d", 0)))
+    offer = list(state.talent_offer)
+    assert len(offer) == 7 and GAME.to_act(state) == [2]  # reverse player order
+    given_state(GAME, state).when(2, ChooseTalent(talent="A20")).raises("talent_not_available")
+    for seat in (2, 1, 0):
+        assert GAME.to_act(state) == [seat]
+        _, state = play(state, seat, GAME.legal_moves(state, seat)[0])
+    talents = {p.talent for p in state.p}
+    assert talents == set(offer[:3]) and state.phase == "actions"
+    muses = set(state.muse_stack + [m for m in state.muses if m])
+    assert muses == {"B" + t[1:] for t in C.TALENT_POOLS["advanced"] if t not in talents} and len(muses) == 13
+
+
+def test_four_great_talents_and_wealthy_start():
+    state, _ = GAME.start(JiangnanOptions(players=4, chapter=6), "wealth")
+    while not state.talent_offer or GAME.legal_moves(state, GAME.to_act(state)[0])[0].__class__ is not ChooseTalent:
+        seat = GAME.to_act(state)[0]
+        state = GAME.fold(state, GAME.decide(state, seat, GAME.legal_moves(state, seat)[0], Rng("w", 0)))
+    seat = GAME.to_act(state)[0]
+    state.talent_offer = ["A12"] + state.talent_offer[1:]
+    _, after = play(state, seat, ChooseTalent(talent="A12"))
+    assert after.p[seat].coins == 9 and after.p[seat].ideas == {"drama": 3, "novel": 3, "painting": 3}
+
+
+# --- Talent powers ----------------------------------------------------------------------------------
+def test_acclaim_doubles_the_payout_and_patron_the_servant_income():
+    state = at(opened(players=4, chapter=2), 0, "publish_or_inspire", "teahouse")
+    p = state.p[0]
+    p.talent, p.unpublished, p.ideas["drama"] = "A04", ["B3"], 3
+    _, after = play(state, 0, Publish(portfolio="B3"))
+    assert after.p[0].vp == 6  # 3 VP payout doubled
+    state = opened(players=4, chapter=2)
+    state.p[0].talent = "A11"
+    state.p[0].track = ["S01", "S05"]
+    state.displays["teahouse"] = [["drama", 0], ["novel", -1], ["drama", -1]]
+    _, after = play(state, 0, VisitDistrict(slot=1, district="teahouse"))
+    assert after.p[0].coins == 3 + 1 + 2  # discard coin + 2 for the one servant
+
+
+def test_wanderer_doubles_passing_and_city_bonuses():
+    state = at(opened(players=4, chapter=2), 0, "fair", "district")
+    state.p[0].talent, state.p[0].spirit, state.p[0].fair = "A05", 2, 0
+    state.shops = ["A1", "A5", "A2", "A3", "A4", "A6"]
+    _, after = play(state, 0, MoveServant(distance=1, clockwise=True))  # path 0: spirit
+    assert after.p[0].spirit == 4 and after.p[0].spirits_tiles == 1
+
+
+def test_royalty_doubles_drama_and_novel_income():
+    state = upkeep(opened(players=4, chapter=2), "income")
+    seat = state.order[0]
+    state.p[seat].talent, state.p[seat].published = "A06", ["B8", "C8"]
+    coins = state.p[seat].coins
+    _, after = run(state)
+    assert after.p[seat].coins == coins + 4
+    _, after = play(after, seat, ActivateNovel(portfolio="C8"))
+    assert after.p[seat].vp == 6
+
+
+def test_captain_wins_ties_and_scores_3_vp_for_first_place():
+    state = upkeep(opened(players=4, chapter=2), "boats")
+    last = state.river[-1]
+    state.boats[last].spaces = [[1, 1], [2, 1], [-1, 0], [-1, 0]]
+    state.p[1].servants -= 1
+    state.p[2].servants -= 1
+    state.p[2].talent = "A14"
+    assert boat_ranking(state, last) == [2, 1]
+    for d in state.tracks:
+        state.tracks[d] = []
+    _, after = run(state)
+    assert GAME.to_act(after) == [2] and after.p[2].vp == 3
+
+
+def test_frugal_pays_no_coins_and_calm_ignores_assistants():
+    state = opened(players=4, chapter=2)
+    p = state.p[0]
+    p.talent, p.coins, p.track = "A10", 0, ["S10", "S09"]  # discard S10 (drama), visit the Tavern
+    assert VisitDistrict(slot=1, district="tavern") in GAME.legal_moves(state, 0)
+    _, after = play(state, 0, VisitDistrict(slot=1, district="tavern"))
+    assert after.p[0].coins == 0 and after.p[0].spirit == 5
+    state = upkeep(opened(players=4, chapter=2), "spirits")
+    for seat in range(4):
+        state.p[seat].assistants, state.p[seat].spirit, state.p[seat].unpublished = ["B01", "B02"], 4, []
+    state.p[0].talent = "A01"
+    _, after = run(state)
+    assert after.p[0].spirit == 3 and after.p[1].spirit == 1
+
+
+def test_charming_takes_one_more_at_society_and_an_extra_muse_servant():
+    state = at(opened(players=4, chapter=4), 0, "society")
+    state.p[0].talent = "A13"
+    _, after = play(state, 0, TakeIdeas(ideas=["drama", "drama"]))
+    assert after.steps[-1].kind == "society_extra" and Pass() in GAME.legal_moves(after, 0)
+    _, after = play(after, 0, TakeIdea(idea="novel"))
+    assert after.p[0].ideas["drama"] == 3 and after.p[0].ideas["novel"] == 2
+    state = at(opened(players=4, chapter=4), 0, "muse", "parlour")
+    state.p[0].talent = "A15"
+    a, b = state.muses[:2]
+    _, after = play(state, 0, PlaceServant(muse=a))
+    assert after.steps[-1].kind == "muse" and after.steps[-1].arg == "talent"
+    ideas = dict(after.p[0].ideas)
+    _, after = play(after, 0, PlaceServant(muse=b))
+    assert after.p[0].ideas == ideas and after.muse_servants[b] == [0]
+
+
+# --- Imperial Exam (Society side B) -----------------------------------------------------------------
+def test_imperial_exam_juren_then_gongshi():
+    state = at(opened(players=3, chapter=3), 0, "society")
+    p = state.p[0]
+    p.unpublished, p.ideas = ["A1", "B1"], {"drama": 2, "novel": 2, "painting": 1}
+    given_state(GAME, state).when(0, TakeExam()).raises("cannot_take_exam")
+    p.ideas["painting"] = 2
+    _, after = play(state, 0, TakeExam())
+    assert after.p[0].degree == 1 and GAME.legal_moves(after, 0) == [DiscardPortfolio(portfolio="A1"), DiscardPortfolio(portfolio="B1")]
+    for _ in range(2):
+        _, after = play(after, 0, GAME.legal_moves(after, 0)[0])
+    for _ in range(6):
+        assert after.steps[-1].kind == "exam_ideas"
+        _, after = play(after, 0, GAME.legal_moves(after, 0)[0])
+    q = after.p[0]
+    assert q.unpublished == [] and sum(q.ideas.values()) == 0 and q.published == []
+    assert metric(after, 0, "drama") == 1 and metric(after, 0, "published") == 3  # acts as 1 of each type
+    state.p[0].degree, state.p[0].unpublished = 1, ["A1", "B1", "C1"]
+    state.p[0].ideas = {"drama": 3, "novel": 3, "painting": 3}
+    _, after = play(state, 0, TakeExam())
+    assert after.p[0].degree == 2 and after.steps[-1].n == 3 and after.steps[-2].n == 9
+    state.p[0].degree = 2
+    assert TakeExam() not in GAME.legal_moves(state, 0)
+
+
+def test_degrees_score_in_public_scoring_but_give_no_income():
+    state = upkeep(opened(players=3, chapter=3), "income")
+    for p in state.p:
+        p.degree = 2
+    coins = [p.coins for p in state.p]
+    _, after = run(state)
+    assert [p.coins for p in after.p] == coins
+    after.trend_track = ["drama", "painting"]
+    from domain.jiangnan.rules import public_points
+
+    assert public_points(after, 0, 2) == 8
+
+
+# --- Traveling Artisans (Travel side B) -------------------------------------------------------------
+def test_traveling_artisans_publish_instead_of_paying():
+    state = at(opened(players=3, chapter=4), 0, "travel", "district")
+    p = state.p[0]
+    p.coins, p.unpublished, p.ideas["novel"], p.spirit = 0, ["C1"], 2, 3
+    displays = [list(map(list, v)) for v in state.displays.values()]
+    moves = GAME.legal_moves(state, 0)
+    assert moves == [PublishToTravel(portfolio="C1")]
+    _, after = play(state, 0, PublishToTravel(portfolio="C1"))
+    assert after.p[0].coins == 2 and after.p[0].published == ["C1"]
+    assert [list(map(list, v)) for v in after.displays.values()] == displays
+    city = GAME.legal_moves(after, 0)[0].city
+    ideas = dict(after.p[0].ideas)
+    _, after = play(after, 0, TravelTo(city=city))
+    assert after.p[0].cities == [city] and after.p[0].ideas == ideas and after.p[0].spirit == 4  # no City Bonus
+
+
+# --- Charming Scholar (Parlour side B) --------------------------------------------------------------
+def test_charm_tile_extra_servant_and_new_charm_each_round():
+    state = at(opened(players=3, chapter=5), 0, "muse", "parlour")
+    state.charm, state.p[0].cities = "E", ["A1"]
+    state.p[0].servants -= 1
+    a, b = state.muses[:2]
+    _, after = play(state, 0, PlaceServant(muse=a))
+    assert after.steps[-1].arg == "charm"
+    ideas = dict(after.p[0].ideas)
+    _, after = play(after, 0, PlaceServant(muse=a))
+    assert a in after.p[0].assistants and after.p[0].ideas == ideas  # hired, no second bonus
+    state.p[0].cities = []
+    _, after = play(state, 0, PlaceServant(muse=a))
+    assert after.steps[-1].kind != "muse"
+    state = upkeep(opened(players=3, chapter=5), "board")
+    bottom = state.charm_column[-1]
+    events, after = run(state)
+    assert after.charm == bottom and len(after.charm_column) == 4 and "CharmReplaced" in types(events)
+
+
+# --- Shops B1-B6 and the Special Action Pointer B / C -------------------------------------------------
+def shop_state(shop, **kw):
+    state = at(opened(players=3, chapter=4, **kw), 0, "fair", "district")
+    state.shops = [shop if i == 1 else f"B{i + 1}" for i in range(6)] if shop != "B2" else ["B1", "B2", "B3", "B4", "B5", "B6"]
+    state.p[0].fair = 0
+    return state
+
+
+def test_shop_b5_liquor_and_b6_calligraphy():
+    state = shop_state("B5")
+    state.shops[1] = "B5"
+    _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
+    assert after.p[0].coins == 3 + 5
+    state.shops[1] = "B6"
+    _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
+    assert GAME.legal_moves(after, 0) == [DrawPortfolio(), Pass()]
+    _, after = play(after, 0, DrawPortfolio())
+    assert len(after.p[0].unpublished) == 2 and after.steps[-1].kind == "stack_draw"
+    _, after = play(after, 0, DrawPortfolio())
+    assert len(after.p[0].unpublished) == 3 and after.steps[-1].kind != "stack_draw"
+
+
+def test_shop_b1_publishes_in_a_chosen_district_for_1_coin():
+    state = shop_state("B1")
+    state.shops[1] = "B1"
+    p = state.p[0]
+    p.unpublished, p.ideas["drama"] = ["B1"], 2
+    _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
+    assert PublishIn(portfolio="B1", district="tavern") in GAME.legal_moves(after, 0)
+    _, after = play(after, 0, PublishIn(portfolio="B1", district="tavern"))
+    assert after.displays["tavern"][0] == ["drama", 0] and after.p[0].coins == 3 - 1
+
+
+def test_shop_b2_b3_b4():
+    state = shop_state("B3")
+    state.shops[1] = "B3"
+    state.p[0].ideas = {"drama": 1, "novel": 1, "painting": 1}
+    _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
+    for give, take in (("drama", "novel"), ("painting", "novel"), ("novel", "drama")):
+        _, after = play(after, 0, ExchangeIdeas(give=[give], take=[take]))
+    assert after.p[0].ideas == {"drama": 1, "novel": 2, "painting": 0}
+    assert after.steps[-1].kind != "exchange"
+    state.shops[1] = "B2"
+    state.p[0].used = ["S03", "S04"]
+    _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
+    _, after = play(after, 0, SwapActionTile(tile="S03", slot=0))
+    assert after.steps[-1].kind == "swap_tile" and Pass() in GAME.legal_moves(after, 0)
+    state.shops[1] = "B4"
+    a, b = state.river[0], state.river[1]
+    state.boats[a].spaces = [[0, 1], [-1, 0], [-1, 0], [-1, 0]]
+    state.p[0].servants -= 1
+    _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
+    _, after = play(after, 0, MoveBoatServant(from_boat=a, to_boat=b))
+    assert after.boats[b].spaces[0] == [0, 1] and after.p[0].coins == 3
+
+
+def test_pointer_b_and_c_point_at_two_shops_and_rotate():
+    state = opened(players=3, chapter=4)
+    assert state.cfg.pointer == "B" and pointed(state) == [0, 1]
+    state = at(state, 0, "travel", "district")
+    state.travel["A1"] = "T12"  # the special action city
+    _, after = play(state, 0, TravelTo(city="A1"))
+    assert after.steps[-1].kind == "pick_shop"
+    assert GAME.legal_moves(after, 0) == [ChooseShop(shop=state.shops[0]), ChooseShop(shop=state.shops[1])]
+    given_state(GAME, after).when(0, ChooseShop(shop=state.shops[3])).raises("shop_not_pointed")
+    state = opened(players=3, chapter=5)
+    assert state.cfg.pointer == "C" and pointed(state) == [0, 3]
+    state = upkeep(state, "board")
+    _, after = run(state)
+    assert pointed(after) == [1, 4]
+
+
+# --- Advanced Action Tiles, mixed and tighter drafting ----------------------------------------------
+def test_advanced_tile_discard_bonus_portfolio_before_the_district_action():
+    state = opened(players=3, chapter=3)
+    state.p[0].track = ["1-A1", "S05"]  # 1-A1: Gain a Portfolio
+    _, after = play(state, 0, VisitDistrict(slot=1, district="teahouse"))
+    assert after.steps[-1].kind == "take_portfolio" and after.steps[-2].kind == "district"
+    pid = after.display[0]
+    _, after = play(after, 0, TakePortfolio(portfolio=pid))
+    assert pid in after.p[0].unpublished and after.steps[-1].kind == "publish_or_inspire"
+
+
+def test_advanced_tile_special_action_bonus():
+    state = opened(players=3, chapter=3)
+    state.shops = ["A5", "A1", "A2", "A3", "A4", "A6"]
+    state.p[0].track = ["1-A2", "S05"]  # 1-A2: Activate Special Action (Liquor Shop at the pointer)
+    _, after = play(state, 0, VisitDistrict(slot=1, district="teahouse"))
+    assert after.p[0].spirits_tiles == 1 and after.steps[-1].kind == "publish_or_inspire"
+
+
+@pytest.mark.parametrize("chapter,players,count", [(4, 3, 12), (4, 4, 15), (5, 4, 12), (2, 3, 9), (3, 3, 12)])
+def test_refill_counts_by_upkeep_side_and_mixed_ages(chapter, players, count):
+    state = upkeep(opened(players=players, chapter=chapter), "events", 1)
+    _, after = run(state)
+    assert len(after.upkeep_tiles) == count
+    ages = {C.ACTION_TILES[t]["age"] for t in after.upkeep_tiles}
+    assert ages <= ({1, 2} if after.cfg.mixed_ages else {2})
+    after = upkeep(after, "events", 2)
+    _, after = run(after)
+    assert len(after.upkeep_tiles) == count and {C.ACTION_TILES[t]["age"] for t in after.upkeep_tiles} <= ({3, 4} if after.cfg.mixed_ages else {3})
+    if after.cfg.mixed_ages:  # the gold bag is kept for Round 3
+        assert len(after.tile_pool) == len(C.tile_pool([3, 4], after.cfg.advanced_tiles)) - count
+    advanced = any(C.ACTION_TILES[t].get("advanced") for t in after.upkeep_tiles + state.upkeep_tiles)
+    assert advanced or not after.cfg.advanced_tiles or count < 12
+
+
+# --- Advanced Final Scoring and Scoring Goals G-L ---------------------------------------------------
+def test_final_scoring_example_under_the_advanced_overlay():
+    orange, green, white = 3, 1, 2
+    state = opened(players=4, chapter=2)
+    assert state.cfg.overlay == "B"
+    for b in state.boats:
+        b.goal, b.spaces = None, [[-1, 0]] * 4
+    boat = state.river[0]
+    state.boats[boat].goal = "A"
+    state.boats[boat].spaces = [[orange, 2], [green, 1], [white, 1], [-1, 0]]
+    o = state.p[orange]
+    o.published = ["B1", "B2", "B3", "B4", "B5", "C1", "A1", "A2"]
+    o.assistants = ["B01", "B02"]
+    o.cities = ["A1", "A2", "B1", "B2"]
+    o.ideas = {"drama": 2, "novel": 1, "painting": 1}
+    state.p[green].published = ["B6", "B7", "B8"]
+    out = final_scoring(state)
+    # 5 x 4 Dramas; 1 set x 5; 2 x 2 assistants; 1+2+3+4 scenery; 4 ideas -> 1
+    assert out[orange] == {"before": 0, "goals": 20, "sets": 5, "assistants": 4, "scenery": 10, "ideas": 1}
+    assert out[green]["goals"] == 6
+
+
+@pytest.mark.parametrize("goal,first,second", [
+    ("G", 4 * 5, 2 * 2), ("H", 4 * 3, 2 * 2), ("I", 4 * 3, 2 * 2), ("J", 5 * 1, 3 * 0), ("K", 3 * 6, 1 * 6), ("L", 3 * 5, 1 * 2),
+])
+def test_scoring_goals_g_to_l(goal, first, second):
+    state = opened(players=3, chapter=2)
+    for b in state.boats:
+        b.goal, b.spaces = None, [[-1, 0]] * 4
+    boat = state.river[0]
+    state.boats[boat].goal = goal
+    state.boats[boat].spaces = [[0, 3], [1, 2], [2, 1], [-1, 0]]
+    state.p[0].spirit, state.p[1].spirit = 5, 2
+    state.p[0].published = ["B1", "B2", "B3", "C1", "A1"]  # 3 dramas, 1 novel, 1 painting
+    state.p[1].published = ["B4", "B5"]
+    out = final_scoring(state)
+    assert out[0]["goals"] == first and out[1]["goals"] == second and out[2]["goals"] == 0
