@@ -8,6 +8,9 @@ runs the automatic steps (:func:`advance`) until somebody must decide again.
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
+from typing import Annotated, Literal
+
+from msgspec import Meta
 
 from domain.kernel import GameOver, InvalidOptions, NotYourTurn, Options, Rng, RuleViolation, clone
 
@@ -22,30 +25,41 @@ class JiangnanOptions(Options, frozen=True, kw_only=True):
     """Players 1 (solo against the Bot), 2 (with vassals), 3 or 4.  ``chapter`` (1-6) gives the
     printed setup; every other option left unset takes the chapter's value (free configuration)."""
 
-    players: int = 4
-    chapter: int = 1
-    map: str | None = None
-    """District boards and sides in order, e.g. "A2-A3-B1" (side B of board 1/2/3: Imperial Exam /
-    Traveling Artisans / Charming Scholar)."""
-    talents: str | None = None
-    """none, four (A01-A04), advanced (4+N of A01-A16), characters (4+N of A01-A20)."""
-    action_tiles: str | None = None
-    """basic, advanced (6 Advanced Action Tiles added to each Age)."""
-    mixed_ages: bool | None = None
-    shops: str | None = None
-    """A, B or random (each Shop Tile's side at random)."""
-    pointer: str | None = None
-    """Special Action Pointer side: A, B, C or random (B or C)."""
-    goals: str | None = None
-    """Scoring Goal Tile pool: A-F, G-L or A-L."""
-    upkeep: str | None = None
-    """Upkeep board side: A, B or random."""
-    overlay: str | None = None
-    """Final Scoring Overlay side: A, B or random."""
-    variant: bool = False
-    """2 players: the advanced variant (discard any Action Tile instead of the rightmost)."""
-    difficulty: str = "easy"
-    """Solo Bot difficulty: easy, normal, hard, expert, master, nightmare, inferno."""
+    players: Annotated[int, Meta(ge=1, le=4, description="1 (solo against the Bot), 2 (with vassals), 3 or 4")] = 4
+    chapter: Annotated[int, Meta(ge=1, le=6, description="Game Chapter 1-6: its printed setup")] = 1
+    map: (
+        Annotated[
+            str,
+            Meta(
+                pattern="^[AB][1-3]-[AB][1-3]-[AB][1-3]$",
+                description='District boards and sides in order, e.g. "A2-A3-B1" (side B of board 1/2/3: '
+                "Imperial Exam / Traveling Artisans / Charming Scholar)",
+            ),
+        ]
+        | None
+    ) = None
+    talents: Annotated[
+        Literal["none", "four", "advanced", "characters"] | None,
+        Meta(description="four (A01-A04), advanced (4+N of A01-A16), characters (4+N of A01-A20)"),
+    ] = None
+    action_tiles: Annotated[
+        Literal["basic", "advanced"] | None, Meta(description="advanced: 6 Advanced Action Tiles added to each Age")
+    ] = None
+    mixed_ages: Annotated[bool | None, Meta(description="Mixed Ages Drafting (silver Ages 1+2, gold Ages 3+4)")] = None
+    shops: Annotated[Literal["A", "B", "random"] | None, Meta(description="Shop Tile sides")] = None
+    pointer: Annotated[
+        Literal["A", "B", "C", "random"] | None, Meta(description="Special Action Pointer side (random: B or C)")
+    ] = None
+    goals: Annotated[Literal["A-F", "G-L", "A-L"] | None, Meta(description="Scoring Goal Tile pool")] = None
+    upkeep: Annotated[Literal["A", "B", "random"] | None, Meta(description="Upkeep board side")] = None
+    overlay: Annotated[Literal["A", "B", "random"] | None, Meta(description="Final Scoring Overlay side")] = None
+    variant: Annotated[
+        bool, Meta(description="2 players: the advanced variant (discard any Action Tile instead of the rightmost)")
+    ] = False
+    difficulty: Annotated[
+        Literal["easy", "normal", "hard", "expert", "master", "nightmare", "inferno"],
+        Meta(description="Solo Bot difficulty"),
+    ] = "easy"
 
 
 def resolve(options: JiangnanOptions) -> dict:

@@ -7,7 +7,9 @@ seat must decide again; every fact it produces is an event.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Annotated, Callable
+
+from msgspec import Meta
 
 from domain.kernel import Command, Event, GameOver, InvalidOptions, NotYourTurn, Options, Rng, RuleViolation, Seat, clone
 
@@ -22,11 +24,13 @@ Emit = Callable[[Event], None]
 
 
 class PingyaoOptions(Options, frozen=True, kw_only=True):
-    players: int = 4
-    crowdfunding: bool = False
-    """Add the crowdfunding promo branch tiles and the two extra Yamen support tiles."""
-    storyline: int = 1
-    """Solo (players=1): the storyline card the player chooses, 1-5 (ignored otherwise)."""
+    players: Annotated[int, Meta(ge=1, le=4, description="1 (solo campaign), 2 (public dice), 3 or 4")] = 4
+    crowdfunding: Annotated[
+        bool, Meta(description="Add the crowdfunding promo branch tiles and the two extra Yamen support tiles")
+    ] = False
+    storyline: Annotated[
+        int, Meta(ge=1, le=5, description="Solo (players=1): the storyline card the player chooses (ignored otherwise)")
+    ] = 1
 
 
 def initial(options: PingyaoOptions) -> State:

@@ -9,7 +9,10 @@ state only ever rests where some seat must decide.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+from msgspec import Meta
 
 from domain.kernel import (
     Command,
@@ -79,7 +82,7 @@ R_CARDS = "Yangtze: Special Cards"
 
 
 class YangtzeOptions(Options, frozen=True, kw_only=True):
-    players: int = 4
+    players: Annotated[int, Meta(ge=2, le=4, description="2 to 4 players")] = 4
 
 
 # --- setup (rulebook "Game Setup") -------------------------------------------------------------
