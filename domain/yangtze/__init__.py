@@ -16,7 +16,7 @@ from .view import YangtzeView, describe, view
 GAME = Game(
     kind="yangtze",
     title="Yangtze",
-    rules_version="yangtze-1",
+    rules_version="yangtze-2",
     player_counts=(2, 3, 4),
     options_type=YangtzeOptions,
     command_types=COMMANDS,

@@ -12,20 +12,20 @@ Every value that neither the rulebook nor FACTS.md prints is marked ``# assumed:
 from __future__ import annotations
 
 # --- the river (FACTS.md) ------------------------------------------------------------------------
-PRICES = [10, 10, 9, 8, 7, 6, 5, 4]
+PRICES = [10, 10, 9, 8, 7, 6, 5, 4]  # FACTS.md; rulebook "Game Components": 8 trading houses, 4 to 10
 """Trading house prices, index 0 = the open (upstream) end, index 7 = Shanghai."""
-RIVER_LENGTH = len(PRICES)
+RIVER_LENGTH = len(PRICES)  # rulebook "Game Components": 8 trading houses
 
 START_MONEY = 30  # rulebook "Game Setup": marking coin on 30
 TRACK_MAX = 60  # rulebook: "If a player's money level exceeds 60, he receives a coin with a value of 50"
-COIN_VALUE = 50
+COIN_VALUE = 50  # rulebook "Game Components": coins with the value 50
 START_GOODS = 2  # rulebook "Game Setup": two goods behind the screen
 
 # --- goods (rulebook "Game Components", FACTS.md) ------------------------------------------------
 LUXURY = "luxury"
 DAILY = "daily"
-LUXURY_COUNT = 25
-DAILY_COUNT = 36
+LUXURY_COUNT = 25  # rulebook "Game Components": 25 luxury goods (5 goods x 5 colours, FACTS.md)
+DAILY_COUNT = 36  # rulebook "Game Components": 36 daily needs goods (6 goods x 6 colours, FACTS.md)
 GOODS_COUNT = LUXURY_COUNT + DAILY_COUNT  # 61
 
 # assumed: the rulebook names no goods or colours; these names only label the 11 goods / 11 colours.
@@ -61,6 +61,7 @@ COLOUR_NAMES = [
 ]
 # assumed: "each color is assigned a symbol" (rulebook) is read literally: the symbol is fixed by
 # the colour (an aid for colour-blind players), so "same symbol" bundles are "same colour" bundles.
+# assumed: the names of the 11 symbols (the rulebook prints none; only labels).
 SYMBOL_NAMES = [
     "sun",
     "moon",
@@ -118,7 +119,7 @@ def good_name(good: int) -> str:
 BUY_TWO = "buy_two"
 SELL_ANYTIME = "sell_anytime"
 FREE_GOOD = "free_good"
-LIQUIDITY = {"liquidity_10": 10, "liquidity_15": 15, "liquidity_20": 20}
+LIQUIDITY = {"liquidity_10": 10, "liquidity_15": 15, "liquidity_20": 20}  # rulebook: 10, 15 or 20
 SPECIAL_CARDS = [BUY_TWO, SELL_ANYTIME, FREE_GOOD, *LIQUIDITY]
 LIQUIDITY_FINAL_VALUE = 30  # rulebook "3. Liquidation Cards"
 
@@ -129,7 +130,9 @@ def liquidity_card(value: int) -> str:
 
 # --- rulers (rulebook "Rulers") ------------------------------------------------------------------
 RULER_FIRST = 61
-RULER_COUNT = 12
+RULER_COUNT = 12  # rulebook "Game Components": 12 ruler tokens, 12 half round fields
+# assumed: the rulebook prints only the first and last reign (Nurhaci 1616-1626, Puyi 1908-1912);
+# the ten between are the historical Qing emperors in order.
 REIGNS = [
     "Nurhaci",
     "Hong Taiji",
@@ -206,7 +209,7 @@ def order_text(kind: str, param: int = -1) -> str:
 
 # --- branches (rulebook "Branches", "2. Branches Scoring", FACTS.md) -----------------------------
 BRANCH_FIRST = 73
-BRANCH_COUNT = 20
+BRANCH_COUNT = 20  # rulebook "Game Components": 20 branch tokens
 GREEN = "green"
 BROWN = "brown"
 # assumed: names of the four branch types (the rulebook names none).
@@ -297,6 +300,7 @@ def components() -> dict[str, object]:
         "majority_values": list(MAJORITY_VALUES),
         "assumed": [
             "goods, colour, symbol and branch type names",
+            "the ten reigns between Nurhaci and Puyi (the historical Qing emperors)",
             "a tile's symbol follows its colour",
             "bundle values beyond the rulebook's examples",
             "which order each ruler token carries, and which orders are optional",

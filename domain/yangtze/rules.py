@@ -109,6 +109,8 @@ def setup(options: YangtzeOptions, rng: Rng) -> list[Event]:
 
 # --- money (rulebook "1. Sell a Bundle of Goods": track and 50-coins) ----------------------------
 def _gain(s: State, seat: int, amount: int) -> None:
+    """1. Sell a Bundle of Goods: "If a player's money level exceeds 60, he receives a coin with a
+    value of 50 and resets his marking coin on the track board by 50 points." """
     track = s.track[seat] + amount
     while track > C.TRACK_MAX:
         track -= C.COIN_VALUE
@@ -117,8 +119,12 @@ def _gain(s: State, seat: int, amount: int) -> None:
 
 
 def _pay(s: State, seat: int, amount: int) -> None:
+    """1. Sell a Bundle of Goods: the 50-coins "may be exchanged at any time if the money on the
+    money track board drops to 0 or falls below 0".  Exchanging at exactly 0 is the player's
+    option and never helps him (the money tax counts the track only), so a coin is exchanged only
+    when the track would fall below 0."""
     track = s.track[seat] - amount
-    while track <= 0 and s.coins[seat] > 0:
+    while track < 0 and s.coins[seat] > 0:
         track += C.COIN_VALUE
         s.coins[seat] -= 1
     s.track[seat] = track
@@ -140,12 +146,15 @@ def evolve(state: State, event: Event) -> State:
     s = state
     t = type(event)
     if t is GoodDrawn:
+        # 2. Purchase One Good: placed at the open side, "pushing any other tiles along the river
+        # until the resulting gap is filled".
         s.bag.remove(event.good)
         river = s.river
         del river[river.index(None)]
         river.insert(0, event.good)
         s.refills -= 1
     elif t is GoodsSold:
+        # 1. Sell a Bundle of Goods: the tokens go in the box (not in the bag!).
         seat = event.seat
         for g in event.goods:
             _take_out_of_screen(s, seat, g)
@@ -155,6 +164,7 @@ def evolve(state: State, event: Event) -> State:
         if event.via == "order":
             _next_ruler_seat(s)
     elif t is GoodPurchased:
+        # 2. Purchase One Good (Special Cards: free good, buy two -- refill only after both).
         seat = event.seat
         s.river[event.slot] = None
         s.screens[seat].append(event.good)
@@ -173,6 +183,7 @@ def evolve(state: State, event: Event) -> State:
         s.phase = "refill"
         s.refills = s.river.count(None)
     elif t is TurnEnded:
+        # Game Play: clockwise; the note's idle round is counted here.
         s.active = event.next
         s.phase = "turn"
         s.stage = "sell"
@@ -189,6 +200,7 @@ def evolve(state: State, event: Event) -> State:
         s.auction_in.remove(event.seat)
         s.auction_turn = s.auction_in[i % len(s.auction_in)] if s.auction_in else None
     elif t is BranchDrawn:
+        # Branches: auctioned at once, the drawer first, then the others in player order.
         s.bag.remove(event.token)
         s.phase = "auction"
         s.auction_token = event.token
@@ -209,6 +221,7 @@ def evolve(state: State, event: Event) -> State:
         s.high_bid = 0
         s.high_bidder = None
     elif t is RulerDrawn:
+        # Rulers: next open spot; the order goes once round, starting with the active player.
         s.bag.remove(event.token)
         s.rulers.append(event.token)
         s.phase = "ruler"
@@ -232,6 +245,7 @@ def evolve(state: State, event: Event) -> State:
         s.river[event.slot] = event.good
         _next_ruler_seat(s)
     elif t is LiquidityBoughtBack:
+        # Rulers, buy-back order: the card returns to the player's unused cards.
         _pay(s, event.seat, event.value)
         s.liquidity_used[event.seat].remove(event.value)
         s.cards[event.seat].append(C.liquidity_card(event.value))
@@ -258,6 +272,7 @@ def evolve(state: State, event: Event) -> State:
             s.bag.remove(g)
         s.screens[event.seat].extend(event.goods)
     elif t is GameSetUp:
+        # Game Setup: 30 on the money track, six special cards each, seat 0 starts.
         n = event.players
         s.players = n
         s.river = list(event.river)
@@ -274,6 +289,7 @@ def evolve(state: State, event: Event) -> State:
         s.stage = "sell"
         s.active = 0
     elif t is FinalScoring:
+        # End of Game and Final Scoring.
         s.phase = "over"
         s.window = None
         s.final_reason = event.reason
@@ -285,6 +301,8 @@ def evolve(state: State, event: Event) -> State:
 
 # --- who acts ----------------------------------------------------------------------------------
 def to_act(state: State) -> list[Seat]:
+    """Game Play (the active seat, clockwise), Branches (the bidder), Rulers (the seat the order
+    applies to), Special Cards (a seat selling with the sell card)."""
     s = state
     if s.window is not None:
         return [s.window]
@@ -320,12 +338,14 @@ def _copy(s: State) -> State:
 
 def _tax(s: State, seat: int, order: str, due: int) -> list[Event]:
     """Rulers, additional notes: debts below 0 are forgiven, but an unused liquidity card must be
-    redeemed first (assumed: the smallest first, as many as needed)."""
+    redeemed first (assumed: the largest first, as many as needed)."""
     total = money(s, seat)
     out: list[Event] = []
     if total < due:
-        # assumed: the forced liquidity cards are redeemed smallest first, only as many as needed.
-        for value in sorted(C.LIQUIDITY[c] for c in s.cards[seat] if c in C.LIQUIDITY):
+        # assumed: the player's best choice is taken for him: the largest cards first, only as many
+        # as needed (every unused card scores 30 at the end whatever its value, so this gives the
+        # most money for the fewest cards).
+        for value in sorted((C.LIQUIDITY[c] for c in s.cards[seat] if c in C.LIQUIDITY), reverse=True):
             out.append(LiquidityCardPlayed(seat=seat, value=value, forced=True))
             total += value
             if total >= due:
@@ -335,28 +355,36 @@ def _tax(s: State, seat: int, order: str, due: int) -> list[Event]:
 
 
 def _affordable_buy_backs(s: State, seat: int) -> list[int]:
+    """Rulers, buy-back order: "The price is equal to the value you received when it was sold." """
     cash = money(s, seat)
     return sorted({v for v in s.liquidity_used[seat] if v <= cash})
 
 
 def _other_rulers(s: State) -> list[int]:
+    """Rulers, repeat order: "Choose any one of the face up rulers already on the table" (not the
+    repeat order itself, which would never end)."""
     return [spot for spot, tok in enumerate(s.rulers) if C.ruler_order(tok)[0] != C.REPEAT_ORDER]
 
 
 def _order_step(s: State, seat: int) -> list[Event]:
-    """The events of applying the current order to *seat* when it needs no decision; [] when the
-    seat must decide."""
+    """Rulers: the events of applying the current order to *seat* when it needs no decision; []
+    when the seat must decide."""
     kind, param = C.ruler_order(s.ruler_current)  # type: ignore[arg-type]
     if kind == C.BRANCH_INCOME:
+        # Rulers: "advanced 2 spaces" for each branch of the shown type (never hurts: automatic).
         count = sum(1 for b in s.branches[seat] if C.branch_type(b) == param)
         return [OrderExecuted(seat=seat, order=kind, amount=C.BRANCH_INCOME_PER_TOKEN * count)]
     if kind == C.TAX_MONEY:
+        # Rulers: "For every 10 money units a player possesses on his money track" pay 1.
         return _tax(s, seat, kind, max(0, s.track[seat]) // 10)  # the track only, not the coins
     if kind == C.TAX_GOODS:
+        # Rulers: pay 1 "for every goods token found behind your own player screen".
         return _tax(s, seat, kind, len(s.screens[seat]))
     if kind == C.TAX_BRANCHES:
+        # Rulers: pay 1 "for every branch token in front of your own player screen".
         return _tax(s, seat, kind, len(s.branches[seat]))
     if kind == C.RETURN_GOOD:
+        # Rulers, additional notes: without a good to put in the box, "his debts will be forgiven".
         if not s.screens[seat]:
             return [OrderSkipped(seat=seat, order=kind, reason="no good to return: forgiven")]
     elif kind == C.SELL_BUNDLE:
@@ -425,6 +453,7 @@ def _bad(code: str, message: str, rule: str) -> RuleViolation:
 
 
 def _check_bundle(s: State, seat: int, goods: list[int]) -> int:
+    """1. Sell a Bundle of Goods: the goods must be behind the seller's screen and form a bundle."""
     screen = s.screens[seat]
     if not goods or len(set(goods)) != len(goods) or any(g not in screen for g in goods):
         raise _bad("good_not_held", "you do not hold all of these goods", R_SELL)
@@ -487,6 +516,8 @@ def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
 
 
 def _decide_turn(s: State, seat: int, command: Command) -> tuple[list[Event], bool]:
+    """Game Play: "1. Sell bundle(s) of goods" (only at the beginning of the turn), then "2. Purchase
+    One Good" (optional); the buy-two and free-good cards are flags (Special Cards)."""
     if isinstance(command, SellBundle):
         if s.stage != "sell":
             raise _bad(
@@ -516,6 +547,8 @@ def _decide_turn(s: State, seat: int, command: Command) -> tuple[list[Event], bo
 
 
 def _decide_auction(s: State, seat: int, command: Command) -> tuple[list[Event], bool]:
+    """Branches: the drawer bids or passes first, then the others in player order, "until there's
+    only one player left with the highest bid"; nobody bidding puts the token in the box."""
     token = s.auction_token
     assert token is not None
     if isinstance(command, Bid):
@@ -543,6 +576,8 @@ def _decide_auction(s: State, seat: int, command: Command) -> tuple[list[Event],
 
 
 def _decide_ruler(s: State, seat: int, command: Command) -> tuple[list[Event], bool]:
+    """Rulers: the orders that need a decision; a question-mark order may be declined, "All other
+    orders must be executed!"."""
     kind, _param = C.ruler_order(s.ruler_current)  # type: ignore[arg-type]
     if isinstance(command, DeclineOrder):
         if kind not in C.OPTIONAL_ORDERS:
@@ -581,6 +616,7 @@ def _decide_ruler(s: State, seat: int, command: Command) -> tuple[list[Event], b
 
 # --- legal moves -------------------------------------------------------------------------------
 def legal_moves(state: State, seat: Seat) -> list[Command]:
+    """The decision asked of *seat* now, plus its any-time cards (Special Cards: liquidity, sell)."""
     s = state
     if s.phase == "over" or not 0 <= seat < s.players:
         return []

@@ -141,3 +141,11 @@ def test_an_action_resets_the_idle_round():
     assert not any(isinstance(e, FinalScoring) for e in s2)
     after = GAME.fold(given_state(GAME, s1).state, s2)
     assert after.idle == 0
+
+
+def test_a_player_holding_every_branch_scores_at_most_220():
+    # FACTS.md: "A player holding every branch could score at most 220 in the final branch scoring":
+    # both colours complete (50 + 50) and the lone holder of all four types (4 x 30, no second).
+    everything = list(range(C.BRANCH_FIRST, C.BRANCH_FIRST + C.BRANCH_COUNT))
+    maj = branch_majorities([everything, []])
+    assert sum(branch_sets(everything).values()) + sum(maj[0]) == 220 and sum(maj[1]) == 0

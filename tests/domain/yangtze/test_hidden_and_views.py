@@ -111,3 +111,17 @@ def test_components_are_plain_data():
     data = GAME.components()
     msgspec.json.encode(data)
     assert len(data["goods"]) == 61 and len(data["rulers"]) == 12 and len(data["branches"]) == 20
+
+
+def test_legal_moves_name_only_the_seats_own_goods_or_the_rivers():
+    # A seat's legal moves (its own decision or its any-time cards) never name a good behind
+    # another seat's screen that the seat does not already know of.
+    state, start = GAME.start(YangtzeOptions(players=3), "legal-hidden")
+    result = random_playout(GAME, YangtzeOptions(players=3), "legal-hidden")
+    for event in result.events[len(start) :]:
+        for seat in range(3):
+            allowed = set(state.screens[seat]) | {g for g in state.river if g is not None}
+            for move in GAME.legal_moves(state, seat):
+                named = list(getattr(move, "goods", [])) + [getattr(move, "good", None)]
+                assert {g for g in named if g is not None} <= allowed, (seat, move)
+        state = GAME.evolve(state, event)

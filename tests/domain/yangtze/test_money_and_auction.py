@@ -45,11 +45,13 @@ def test_a_track_above_60_converts_50_into_a_coin():
     assert (s.track[0], s.coins[0]) == (30, 4)
 
 
-def test_coins_are_broken_back_when_the_track_falls_to_0_or_below():
+def test_coins_are_broken_back_when_the_track_falls_below_0():
     s = table(track=[10, 30], coins=[2, 0])
     _pay(s, 0, 10)
-    assert (s.track[0], s.coins[0]) == (50, 1)
-    _pay(s, 0, 70)
+    assert (s.track[0], s.coins[0]) == (0, 2)  # at exactly 0 the player keeps his coins
+    _pay(s, 0, 1)
+    assert (s.track[0], s.coins[0]) == (49, 1)
+    _pay(s, 0, 69)
     assert (s.track[0], s.coins[0]) == (30, 0)
     _pay(s, 0, 30)
     assert (s.track[0], s.coins[0]) == (0, 0)

@@ -66,11 +66,10 @@ class Invariants:
         if s.auction_token is not None:
             branches.append(s.auction_token)
         assert sorted(branches) == list(range(C.BRANCH_FIRST, C.BRANCH_FIRST + C.BRANCH_COUNT))
-        # money: never negative, track within 0..60, coins only above an empty track, ledger agrees
+        # money: never negative, track within 0..60, ledger agrees
         for seat in range(n):
             assert 0 <= s.track[seat] <= C.TRACK_MAX
             assert s.coins[seat] >= 0
-            assert s.track[seat] > 0 or s.coins[seat] == 0
             assert money(s, seat) == self.ledger[seat], (seat, money(s, seat), self.ledger[seat])
             assert set(s.public[seat]) <= set(s.screens[seat])
             assert len(s.cards[seat]) + len(s.liquidity_used[seat]) == 6 - sum(

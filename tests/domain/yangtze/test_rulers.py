@@ -81,6 +81,14 @@ def test_branch_income_2_per_branch_of_the_shown_type():
     assert state.track == [30, 32]
 
 
+def test_branch_income_beyond_60_gives_a_coin():
+    # "advanced 2 spaces towards 60" gives the direction, not a cap ("1. Sell a Bundle of Goods":
+    # above 60 the player receives a coin of 50).
+    events, state = _draw(f"{C.BRANCH_INCOME}_1", track=[63, 30], branches=[[branch(1, 0), branch(1, 2)], []])
+    assert OrderExecuted(seat=0, order=C.BRANCH_INCOME, amount=4) in events
+    assert (state.track[0], state.coins[0]) == (13, 1)
+
+
 def test_tax_on_money_counts_the_track_only():
     events, state = _draw(C.TAX_MONEY, track=[39, 9], coins=[2, 0])
     # seat 0: 35 on the track after buying (the two coins are not counted) -> 3
@@ -103,8 +111,29 @@ def test_tax_on_branches():
 
 
 def test_taxes_break_a_coin():
-    _events, state = _draw(C.TAX_GOODS, hands=[[], [lux(0, 0), lux(0, 1)]], track=[30, 2], coins=[0, 1])
-    assert (state.track[1], state.coins[1]) == (50, 0)
+    _events, state = _draw(C.TAX_GOODS, hands=[[], [lux(0, 0), lux(0, 1)]], track=[30, 1], coins=[0, 1])
+    assert (state.track[1], state.coins[1]) == (49, 0)
+
+
+def test_a_track_down_to_exactly_0_keeps_the_coin_and_owes_no_money_tax():
+    # "1. Sell a Bundle of Goods": coins "may be exchanged" when the track drops to 0 -- the
+    # player's option, which would only raise his money tax; he keeps the coin.
+    state = table(track=[4, 30], coins=[1, 0], bag=[RULER[C.TAX_MONEY]])
+    after = (
+        given_state(GAME, state)
+        .when(0, PurchaseGood(slot=7))
+        .then(
+            [
+                GoodPurchased(seat=0, slot=7, good=SHANGHAI, price=4),
+                RulerDrawn(token=RULER[C.TAX_MONEY], spot=0),
+                OrderExecuted(seat=0, order=C.TAX_MONEY, amount=0),
+                OrderExecuted(seat=1, order=C.TAX_MONEY, amount=-3),
+                RulerResolved(spot=0),
+                TurnEnded(seat=0, next=1),
+            ]
+        )
+    )
+    assert (after.track, after.coins) == ([0, 27], [1, 0])
 
 
 def test_a_debt_below_0_is_forgiven_when_nothing_is_left():
@@ -119,10 +148,36 @@ def test_an_unused_liquidity_card_must_be_redeemed_first():
     cards = [NO_LIQUIDITY, [*NO_LIQUIDITY, "liquidity_20", "liquidity_10"]]
     events, state = _draw(C.TAX_GOODS, hands=[[], hand], track=[30, 2], cards=cards)
     assert events[3:5] == [
-        LiquidityCardPlayed(seat=1, value=10, forced=True),
+        LiquidityCardPlayed(seat=1, value=20, forced=True),
         OrderExecuted(seat=1, order=C.TAX_GOODS, amount=-5, forgiven=0),
     ]
-    assert state.track[1] == 7 and "liquidity_20" in state.cards[1] and state.liquidity_used[1] == [10]
+    assert state.track[1] == 17 and "liquidity_10" in state.cards[1] and state.liquidity_used[1] == [20]
+
+
+def test_a_debt_is_settled_with_the_largest_liquidity_cards_first():
+    # Rulers, additional notes: "he must redeem it to settle his debts".  Every unused card is
+    # worth 30 at the end, so the fewest, largest cards are redeemed: one 20 instead of 10 + 15.
+    hand = [lux(g, c) for g in range(4) for c in range(3)]
+    cards = [NO_LIQUIDITY, [*NO_LIQUIDITY, *C.LIQUIDITY]]
+    state = table(hands=[[], hand], track=[30, 1], cards=cards, bag=[RULER[C.TAX_GOODS]])
+    after = (
+        given_state(GAME, state)
+        .when(0, PurchaseGood(slot=7))
+        .then(
+            [
+                GoodPurchased(seat=0, slot=7, good=SHANGHAI, price=4),
+                RulerDrawn(token=RULER[C.TAX_GOODS], spot=0),
+                OrderExecuted(seat=0, order=C.TAX_GOODS, amount=-1),  # the good just bought
+                LiquidityCardPlayed(seat=1, value=20, forced=True),
+                OrderExecuted(seat=1, order=C.TAX_GOODS, amount=-12),
+                RulerResolved(spot=0),
+                TurnEnded(seat=0, next=1),
+            ]
+        )
+    )
+    assert after.track[1] == 9
+    assert after.cards[1] == [*NO_LIQUIDITY, "liquidity_10", "liquidity_15"]
+    assert after.liquidity_used[1] == [20]
 
 
 def test_liquidity_redeemed_and_the_rest_forgiven():
