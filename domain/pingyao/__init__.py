@@ -15,7 +15,7 @@ from .view import PingyaoView, view
 GAME = Game(
     kind="pingyao",
     title="Pingyao: First Chinese Banks",
-    rules_version="pingyao-1",
+    rules_version="pingyao-2",
     player_counts=(1, 2, 3, 4),
     options_type=PingyaoOptions,
     command_types=COMMANDS,

@@ -26,6 +26,7 @@ def colors_of(p: Player, where: str) -> tuple[str, ...]:
 
 
 def piaohaos(p: Player) -> list[str]:
+    """West Street: "Your Pingyao Head Office and each tier of branch are all treated as piaohao"."""
     return [C.HEAD_OFFICE] + branch_regions(p)
 
 
@@ -38,7 +39,7 @@ def skills(p: Player) -> list[str]:
 
 
 def active(p: Player, skill: str) -> str | None:
-    """The region of a branch whose skill is active: its teller positions are filled (a branch
+    """Actions / Branch Skill Reference: the region of a branch whose skill is active: its teller positions are filled (a branch
     without teller positions is active from the start)."""
     for r in C.REGIONS:
         t = p.regions[r].tile
@@ -50,10 +51,13 @@ def active(p: Player, skill: str) -> str | None:
 
 
 def count_color(p: Player, color: str) -> int:
+    """Lu'an / Guangzhou and twins: branches of a colour ("a branch's skill-granted color also counts")."""
     return sum(1 for r in branch_regions(p) if color in colors_of(p, r))
 
 
 def effective_used(p: Player, region: str) -> int:
+    """Actions: "only the silver up to its stated effective silver amount produces income";
+    each branch teller on a management position adds 1 (Tier 2 at most 1, Tier 3 at most 2)."""
     r = p.regions[region]
     tile = C.TILES[r.tile]
     return min(r.silver, tile.effective + r.managers)
@@ -77,6 +81,7 @@ def teller_targets(p: Player, only: str = "") -> list[str]:
 
 
 def tellers_on_branches(p: Player) -> int:
+    """Game End 5: branch tellers on branch positions (waiting ones on empty regions do not count)."""
     return sum(p.regions[r].tellers + p.regions[r].managers for r in branch_regions(p))
 
 

@@ -109,6 +109,8 @@ class WestStreet(PingyaoCommand, frozen=True):
 
 
 class MoneyHouseLend(PingyaoCommand, frozen=True):
+    """Money House, Lending: 2 silver from the head office onto loan-time position `months`."""
+
     die: int
     months: int
     amount: int

@@ -17,6 +17,9 @@ def _piaohao_add(p: Player, where: str, n: int) -> None:
 
 
 def _set_up(s: State, e: E.GameSetUp) -> None:
+    """Game Setup: 10 copper, 2 silver in the head office, the starting branch on the Tier-1
+    region of its colour, the Deposit area, 3 teller dice (Two-Player Game Rules / Solo Rules,
+    Setup: public dice; solo 1 + 1 silver), face-down tile stacks, the exchange deck, Yamen tiles."""
     s.players, s.crowdfunding, s.start_player = e.players, e.crowdfunding, e.start_player
     s.pl, s.dice = [], []
     placed = 0
@@ -49,6 +52,7 @@ def _set_up(s: State, e: E.GameSetUp) -> None:
 
 
 def _storyline(s: State, e: E.StorylineChosen) -> None:
+    """Solo Rules, Storyline Cards: the top half's Yamen tile is held for the entire game."""
     s.storyline = e.storyline
     s.pl[0].yamen.append(e.tile)
     if s.yamen_supply.get(e.tile, 0) > 0:
@@ -56,6 +60,8 @@ def _storyline(s: State, e: E.StorylineChosen) -> None:
 
 
 def _round_started(s: State, e: E.RoundStarted) -> None:
+    """Game Flow: rounds 1-2 use 2 teller dice (the third ordinary die joins in round 3; Solo
+    Rules, Setup: all 3 from the start; Two-Player Game Rules: 2 four- and 2 six-sided public dice)."""
     s.round, s.start_player, s.phase = e.round, e.start_player, "prep"
     s.acted, s.forced_die = {}, -1
     for p in s.pl:
@@ -85,6 +91,7 @@ def _starting_placed(s: State, e: E.StartingBranchPlaced) -> None:
 
 
 def _event_card(s: State, e: E.EventCardRevealed) -> None:
+    """Solo Rules, Event Cards: the initial set-up's dice sit in resting areas / on action spaces."""
     s.event_card, s.goal_met, s.round_actions = e.card, False, {}
     s.events_seen.append(e.card)
     for sd in e.dice:
@@ -151,6 +158,7 @@ def _recalled(s: State, e: E.SilverRecalled) -> None:
 
 
 def _converted(s: State, e: E.CopperConverted) -> None:
+    """Preparation Phase 3: 10 copper coins = 1 silver ingot into the head office."""
     p = s.pl[e.seat]
     p.copper -= 10 * e.silver
     p.head_office += e.silver
@@ -158,6 +166,7 @@ def _converted(s: State, e: E.CopperConverted) -> None:
 
 
 def _count_turn(s: State, d: Die) -> None:
+    """Action Phase: equal values take turns round the table, one die per player per turn."""
     if d.where == "number":
         row = s.acted.setdefault(str(d.value), [0] * s.players)
         row[d.owner] += 1
@@ -187,6 +196,8 @@ def _declined(s: State, e: E.DieDeclined) -> None:
 
 
 def _dispatched(s: State, e: E.DieDispatched) -> None:
+    """Action Phase: the die goes on the action space, the bumped die to the resting area, and
+    the value difference is paid or gained."""
     d = s.dice[e.die]
     _count_turn(s, d)
     d.value, d.where, d.action = e.value, "space", e.action
@@ -210,6 +221,7 @@ def _tiles_drawn(s: State, e: E.BranchTilesDrawn) -> None:
 
 
 def _opened(s: State, e: E.BranchOpened) -> None:
+    """Bank Escort: the branch takes its starting capital from the head office."""
     p = s.pl[e.seat]
     r = p.regions[e.region]
     r.tile = e.tile
@@ -220,11 +232,13 @@ def _opened(s: State, e: E.BranchOpened) -> None:
 
 
 def _tiles_returned(s: State, e: E.BranchTilesReturned) -> None:
+    """Bank Escort: "place the other 3 face-down at the bottom of the corresponding tile stack"."""
     s.bottoms[str(e.tier)].extend(e.tiles)
     s.drawn, s.drawn_tier, s.drawn_region = [], 0, ""
 
 
 def _reputation(s: State, e: E.ReputationGained) -> None:
+    """Reputation progress track, 1-15 (City God Temple: no effect beyond 15)."""
     p = s.pl[e.seat]
     p.copper -= e.cost
     p.reputation = min(C.REPUTATION_MAX, p.reputation + e.amount)
@@ -235,6 +249,8 @@ def _copper(s: State, e: E.CopperGained) -> None:
 
 
 def _teller(s: State, e: E.TellerPlaced) -> None:
+    """Confucius Temple: teller position (activates the skill), management position (+1
+    effective silver) or a branch-less region (waits)."""
     p = s.pl[e.seat]
     p.copper -= e.cost
     if e.source.endswith(":wait"):
@@ -252,6 +268,7 @@ def _teller(s: State, e: E.TellerPlaced) -> None:
 
 
 def _recalled_tellers(s: State, e: E.TellersRecalled) -> None:
+    """Tier 3 Branches, Tokyo: recall all of your branch tellers."""
     for r in s.pl[e.seat].regions.values():
         r.tellers = r.managers = r.waiting = 0
 
@@ -273,6 +290,7 @@ def _cards_drawn(s: State, e: E.ExchangeCardsDrawn) -> None:
 
 
 def _reshuffled(s: State, e: E.DeckReshuffled) -> None:
+    """West Street: the discard pile is shuffled to form a new exchange deck."""
     s.deck = sorted(s.deck + s.deck_bottom + s.discards)
     s.deck_bottom, s.discards = [], []
 
@@ -283,6 +301,8 @@ def _card_chosen(s: State, e: E.ExchangeCardChosen) -> None:
 
 
 def _placed(s: State, e: E.ExchangePlaced) -> None:
+    """West Street: 1 silver from the supply to the deposit piaohao, the handling fee, the card on
+    the exchange-time track and the Exchange progress track +1 (capped at 12)."""
     p = s.pl[e.seat]
     silver = C.CARDS[e.card].silver
     s.supply_silver -= silver
@@ -300,12 +320,14 @@ def _card_discarded(s: State, e: E.ExchangeDiscarded) -> None:
 
 
 def _lent(s: State, e: E.SilverLent) -> None:
+    """Money House, Lending: silver from the head office onto the loan-time track."""
     p = s.pl[e.seat]
     p.head_office -= e.amount
     p.lending[e.months - 1] += e.amount
 
 
 def _deposit(s: State, e: E.DepositAccepted) -> None:
+    """Money House, Accepting Deposits: 2 silver from the Deposit area to the head office."""
     p = s.pl[e.seat]
     p.deposit_area -= C.DEPOSIT_SILVER
     p.head_office += C.DEPOSIT_SILVER
@@ -313,6 +335,7 @@ def _deposit(s: State, e: E.DepositAccepted) -> None:
 
 
 def _yamen(s: State, e: E.YamenTileTaken) -> None:
+    """Yamen: copper and the tile's silver from the head office go to the supply."""
     p = s.pl[e.seat]
     p.copper -= e.copper
     p.head_office -= e.silver
@@ -326,6 +349,8 @@ def _income(s: State, e: E.IncomeCollected) -> None:
 
 
 def _loans(s: State, e: E.LoansReturned) -> None:
+    """Resolution Phase 1 / Money House: lent silver shifts left; what leaves position 1 returns
+    to the head office (round 8: all of it)."""
     p = s.pl[e.seat]
     p.head_office += e.silver
     p.lending = [0, 0, 0] if e.final else [p.lending[1], p.lending[2], 0]
@@ -333,6 +358,7 @@ def _loans(s: State, e: E.LoansReturned) -> None:
 
 
 def _interest(s: State, e: E.DepositInterestPaid) -> None:
+    """Resolution Phase 2 / Money House: 2 copper interest, the deposit marker moves left."""
     p = s.pl[e.seat]
     p.copper -= e.interest
     p.deposit_marker = e.months_left
@@ -343,6 +369,7 @@ def _interest(s: State, e: E.DepositInterestPaid) -> None:
 
 
 def _deposit_returned(s: State, e: E.DepositSilverReturned) -> None:
+    """Money House: when the marker moves off the track, 2 silver go back to the Deposit area."""
     p = s.pl[e.seat]
     p.head_office -= e.silver
     p.deposit_area += e.silver + e.shortfall
@@ -353,6 +380,7 @@ def _deposit_returned(s: State, e: E.DepositSilverReturned) -> None:
 
 
 def _emergency(s: State, e: E.EmergencyTransfer) -> None:
+    """Emergency Fund Transfer: a silver moves; 5 copper, or another silver to the supply."""
     p = s.pl[e.seat]
     _piaohao_add(p, e.source, -1)
     _piaohao_add(p, e.dest, 1)
@@ -363,6 +391,7 @@ def _emergency(s: State, e: E.EmergencyTransfer) -> None:
 
 
 def _advanced(s: State, e: E.ExchangesAdvanced) -> None:
+    """Resolution Phase 3 / West Street: cards move one space down; those at 1 mature."""
     for c in s.pl[e.seat].cards:
         if c.card not in e.due:
             c.months -= 1
@@ -376,6 +405,7 @@ def _order(s: State, e: E.ExchangeOrderChosen) -> None:
 
 
 def _matured(s: State, e: E.ExchangeMatured) -> None:
+    """West Street, resolving an exchange card: the silver leaves the withdrawal piaohao."""
     p = s.pl[e.seat]
     if e.paid:
         silver = C.CARDS[e.card].silver
@@ -395,6 +425,7 @@ def _player_resolved(s: State, e: E.PlayerResolved) -> None:
 
 
 def _round_ended(s: State, e: E.RoundEnded) -> None:
+    """Resolution Phase: teller dice come back; the starting-player marker passes clockwise."""
     s.start_player = e.next_start
     s.event_card = ""
     for d in s.dice:

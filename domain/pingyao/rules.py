@@ -38,7 +38,8 @@ def initial(options: PingyaoOptions) -> State:
 
 
 def setup(options: PingyaoOptions, rng: Rng) -> list[Event]:
-    """Game Setup: deal the starting branches; Taiyuan's holder is the starting player."""
+    """Game Setup 2-3: deal the starting branches (Three-Player / Two-Player Game Rules: which
+    ones; Solo Rules, Setup: Taiyuan only); Taiyuan's holder is the starting player."""
     if options.players not in (1, 2, 3, 4):
         raise InvalidOptions("Pingyao is played by 1 (solo), 2, 3 or 4 players")
     solo = options.players == 1
@@ -64,8 +65,10 @@ def setup(options: PingyaoOptions, rng: Rng) -> list[Event]:
 
 # --- whose turn --------------------------------------------------------------------------------
 def acting_turn(s: State) -> tuple[int, list[int]] | None:
-    """Action phase: the highest value acts first; equal values go round the table from the
-    starting player, one die per player in turn (a player with equal dice picks which)."""
+    """Action Phase: the highest value acts first; equal values go round the table from the
+    starting player, one die per player in turn (a player with equal dice picks which).
+    A rerolled die acts at once (Action Phase: reroll, "regardless of whether it is that die's
+    original turn")."""
     if s.forced_die >= 0:
         return s.dice[s.forced_die].owner, [s.forced_die]
     best = 0
@@ -108,10 +111,13 @@ def legal_moves(s: State, seat: Seat) -> list[Command]:
 
 
 def _die_range(large: bool) -> int:
-    return 4 if large else 6
+    """The faces of a teller die: the large die is four-sided (see components.DIE_SIDES)."""
+    return C.DIE_SIDES[large]
 
 
 def _reroll_price(p: Player, value: int) -> int:
+    """Action Phase: the reroll fee, less Xiangyang (Tier 1 Branches) and the solo ongoing
+    event-card reward (Round Goals and Rewards)."""
     cost = C.reroll_cost(value)
     if B.active(p, "reroll_discount"):
         cost -= 1  # Xiangyang: reroll costs 1 less
@@ -121,6 +127,9 @@ def _reroll_price(p: Player, value: int) -> int:
 
 
 def _die_moves(s: State, seat: int, die: int) -> list[Command]:
+    """Action Phase: dispatch to an action (Yamen Support Tile Reference: "change a dispatched
+    teller die to any value"), reroll once, discard for 3 copper with fewer than 5 (Note), or
+    decline (Assessing the Situation)."""
     p = s.pl[seat]
     d = s.dice[die]
     out: list[Command] = []
@@ -133,17 +142,21 @@ def _die_moves(s: State, seat: int, die: int) -> list[Command]:
             if isinstance(check, str):
                 continue
             out.extend(_action_moves(s, seat, die, action, v, check[0]))
-    if not d.rerolled and p.copper >= _reroll_price(p, d.value):
+    if not d.rerolled and p.copper >= _reroll_price(p, d.value):  # Action Phase: "each teller die may only be rerolled once"
         out.append(K.Reroll(die=die))
-    if p.copper < 5:
+    if p.copper < C.DISCARD_BELOW:  # Action Phase, Note: fewer than 5 copper -> discard the die for 3 copper
         out.append(K.DiscardDie(die=die))
-    out.append(K.Decline(die=die))
+    out.append(K.Decline(die=die))  # Assessing the Situation: return the die, no compensation
     return out
 
 
 def bump(s: State, seat: int, die: int, action: str, set_value: int) -> tuple[int, int] | str:
-    """Dispatching: (copper difference, bumped die) or the rule code that forbids it."""
-    if action in C.LATE_ACTIONS and s.round < 3 and s.players != 1:  # solo: no "action forbidden" tiles
+    """Action Phase, bumping a die already on an action space: (copper difference, bumped die)
+    or the rule code that forbids it.  Case 1 lower pays the difference (large die 1 less),
+    case 2 higher gains it (large die +1), case 3 an equal value on the space or in the resting
+    area blocks; Components 7 (effect area): a full resting area blocks further bumping."""
+    if action in C.LATE_ACTIONS and s.round < 3 and s.players != 1:
+        # Game Flow / Setup: "action forbidden" tiles until round 3 (Solo Rules, Setup: none)
         return "action_closed"
     d = s.dice[die]
     v = set_value or d.value
@@ -169,20 +182,22 @@ def bump(s: State, seat: int, die: int, action: str, set_value: int) -> tuple[in
                 delta = -max(0, sv - v - (1 if d.large else 0))
         else:
             delta = v - sv + (1 if d.large else 0)
-    if s.pl[seat].copper + delta < 0:
+    if s.pl[seat].copper + delta < 0:  # case 1: "you must first pay copper coins equal to the difference"
         return "insufficient_copper"
     return delta, space
 
 
 def _action_moves(s: State, seat: int, die: int, action: str, v: int, delta: int) -> list[Command]:
+    """Actions: what each action allows for the die's value.  The value difference is collected
+    first, so it can pay for the action (Action Phase: "they may first collect that difference")."""
     p = s.pl[seat]
     value = v or s.dice[die].value
     bd = C.band(value)
     avail = p.copper + delta
     out: list[Command] = []
-    if action == "bank_escort":
+    if action == "bank_escort":  # Actions: die value requirements; Bank Escort: cost, capital
         tiers = list(C.tiers_for(value))
-        if "tier3_any" in p.yamen and 3 not in tiers:
+        if "tier3_any" in p.yamen and 3 not in tiers:  # Yamen tile: Tier 3 with any die value
             tiers.append(3)
         for t in tiers:
             if avail < C.BUILD_COST[t] or p.head_office < C.CAPITAL[t] or not B.tiles_left(s, t):
@@ -190,29 +205,29 @@ def _action_moves(s: State, seat: int, die: int, action: str, v: int, delta: int
             for c in C.COLORS:
                 if not p.regions[f"{t}{c}"].tile:
                     out.append(K.BankEscort(die=die, tier=t, color=c, value=v))
-    elif action == "confucius_temple":
+    elif action == "confucius_temple":  # Confucius Temple: 5-6 pay 2 more; needs a free position
         if avail >= (2 if bd == 2 else 0) and B.teller_targets(p):
             out.append(K.ConfuciusTemple(die=die, value=v))
-    elif action == "west_street":
+    elif action == "west_street":  # West Street: at most 3 exchange cards at once
         if len(p.cards) < C.MAX_CARDS and B.cards_left(s):
             out.append(K.WestStreet(die=die, value=v))
-    elif action == "money_house":
+    elif action == "money_house":  # Money House: Lending or Accepting Deposits, months by die value
         limit = C.MONTHS_BY_BAND[bd]
         total = sum(p.lending)
+        a = C.LEND_AMOUNT  # Money House, Lending: always 2 silver from the head office
         for m in range(1, limit + 1):
-            for a in (1, 2):
-                if p.lending[m - 1] + a <= C.LEND_PER_POSITION and total + a <= C.LEND_TOTAL and p.head_office >= a:
-                    out.append(K.MoneyHouseLend(die=die, months=m, amount=a, value=v))
-        if p.deposit_marker == 0 and p.deposit_area >= C.DEPOSIT_SILVER:
+            if p.lending[m - 1] + a <= C.LEND_PER_POSITION and total + a <= C.LEND_TOTAL and p.head_office >= a:
+                out.append(K.MoneyHouseLend(die=die, months=m, amount=a, value=v))
+        if p.deposit_marker == 0 and p.deposit_area >= C.DEPOSIT_SILVER:  # one deposit marker, 2 silver
             for m in range(1, limit + 1):
                 out.append(K.MoneyHouseDeposit(die=die, months=m, value=v))
-    elif action == "city_god_temple":
+    elif action == "city_god_temple":  # City God Temple (+ Yamen tile "-1 copper, +1 reputation")
         cost = _city_god(p, value, False)[1]
         if avail >= cost:
             out.append(K.CityGodTemple(die=die, value=v))
             if _extra_ok(p, value) and avail >= cost + 1:
                 out.append(K.CityGodTemple(die=die, extra=True, value=v))
-    elif action == "yamen":
+    elif action == "yamen":  # Yamen: copper by value, the tile's silver, no duplicates, HO not empty
         if p.head_office >= 1 and avail >= C.YAMEN_COPPER[bd]:
             for tile, left in s.yamen_supply.items():
                 if left > 0 and tile not in p.yamen and p.head_office >= C.YAMEN_TILES[tile].silver:
@@ -232,51 +247,53 @@ def _city_god(p: Player, value: int, extra: bool) -> tuple[int, int]:
 
 
 def _extra_ok(p: Player, value: int) -> bool:
+    """Yamen Support Tile Reference: "-1 copper coin, +1 reputation" with a die value of 3-6."""
     return "reputation_extra" in p.yamen and value >= 3 and p.reputation + 1 < C.REPUTATION_MAX
 
 
 def _frame_moves(s: State, f: Frame) -> list[Command]:
+    """The pending sub-decision's choices (each names the rule it comes from)."""
     p = s.pl[f.seat]
     out: list[Command] = []
     if f.kind == "prep":
         return _prep_moves(s, f.seat)
     if f.kind == "public_die":
         return _public_die_moves(s)
-    if f.kind == "starting_region":
+    if f.kind == "starting_region":  # Solo Rules, Setup: Taiyuan on any coloured Tier-1 region
         return [K.PlaceStartingBranch(color=c) for c in C.COLORS]
-    if f.kind == "round_reward":
+    if f.kind == "round_reward":  # Solo Rules, Round Goals and Rewards 1: "you may choose to decline"
         return ([K.ClaimReward(accept=True)] if reward_possible(s, f.card) else []) + [K.ClaimReward(accept=False)]
     if f.kind == "reward_yamen":
         return [K.TakeYamenTile(tile=t) for t in _reward_tiles(s, p)]
     if f.kind == "extra_action":
         return [K.TakeBackDie(die=i) for i in _used_dice(s, f.seat)]
-    if f.kind == "choose_branch":
+    if f.kind == "choose_branch":  # Bank Escort: keep one of the 4; Actions: no two identical skills
         owned = B.skills(p)
         return [K.ChooseBranch(tile=t) for t in s.drawn if C.TILES[t].skill not in owned]
-    if f.kind == "place_teller":
+    if f.kind == "place_teller":  # Confucius Temple: teller position, management position or empty region
         if f.cost > p.copper:
             return [K.PlaceTeller(target="")]
         targets = B.teller_targets(p, f.region)
-        if f.region:
+        if f.region:  # Actions: a waiting teller "may" move onto the new branch (or stay)
             targets.append(f"{f.region}:wait")
         return [K.PlaceTeller(target=t) for t in targets] or [K.PlaceTeller(target="")]
-    if f.kind == "move_silver":
+    if f.kind == "move_silver":  # Confucius Temple 1-2: "you may move 1 silver ingot" to any branch
         out = [K.MoveSilver(region="")]
         if p.head_office > 0:
             out += [K.MoveSilver(region=r) for r in B.branch_regions(p)]
         return out
-    if f.kind == "choose_card":
+    if f.kind == "choose_card":  # Ningxia (Tier 1 Branches) / reputation 6: keep one of the drawn cards
         return [K.ChooseExchangeCard(card=c) for c in s.drawn_cards]
-    if f.kind == "place_exchange":
+    if f.kind == "place_exchange":  # West Street, step 1: months, deposit and withdrawal piaohao
         return [K.PlaceExchange(months=m, deposit=d, withdraw=w) for m, d, w in _placements(p, f.card, f.months)]
-    if f.kind == "entry_skill":
+    if f.kind == "entry_skill":  # Branch Skill Reference: immediate on-entry effects are optional ("may")
         return [K.UseEntrySkill(use=True), K.UseEntrySkill(use=False)]
-    if f.kind == "resolve_order":
+    if f.kind == "resolve_order":  # West Street: "the player decides the order in which they resolve"
         return [K.ResolveExchange(card=c) for c in s.due]
-    if f.kind == "transfer":
+    if f.kind == "transfer":  # Emergency Fund Transfer: 5 copper, or a silver to the supply instead
         sources = [x for x in B.piaohaos(p) if x != f.dest and B.silver_at(p, x) > 0]
         for src in sources:
-            if p.copper >= 5:
+            if p.copper >= C.TRANSFER_FEE:
                 out.append(K.TransferFunds(source=src))
                 continue
             fees = [x for x in B.piaohaos(p) if x != f.dest and B.silver_at(p, x) - (x == src) > 0]
@@ -286,7 +303,7 @@ def _frame_moves(s: State, f: Frame) -> list[Command]:
 
 
 def _reward_tiles(s: State, p: Player) -> list[str]:
-    """Reward note 2: a Yamen support tile still costs its silver from the head office."""
+    """Solo Rules, Event Card Reward Notes 2: a Yamen support tile still costs its silver from the head office."""
     if p.head_office < 1:
         return []
     return [t for t, left in s.yamen_supply.items()
@@ -294,12 +311,13 @@ def _reward_tiles(s: State, p: Player) -> list[str]:
 
 
 def _used_dice(s: State, seat: int) -> list[int]:
-    """Reward note 3: the teller dice already used for an action this round."""
+    """Solo Rules, Event Card Reward Notes 3: the teller dice already used for an action this round."""
     return [i for i, d in enumerate(s.dice) if d.owner == seat and d.where in ("space", "rest")]
 
 
 def reward_possible(s: State, card: str) -> bool:
-    """Whether the event card's reward can be taken now (it may always be declined)."""
+    """Solo Rules, Round Goals and Rewards: whether the event card's reward can be taken now
+    (it may always be declined)."""
     ev = C.EVENT_CARDS[card]
     p = s.pl[0]
     if ev.reward == "exchange":
@@ -312,7 +330,7 @@ def reward_possible(s: State, card: str) -> bool:
 
 
 def _public_die_moves(s: State) -> list[Command]:
-    """Two-player game: each rolled public die goes to an action's resting area (at most one
+    """Two-Player Game Rules: each rolled public die goes to an action's resting area (at most one
     public die each; rounds 1-2 not Confucius Temple or Yamen) or out of play this round."""
     taken = {d.action for d in s.dice if d.owner < 0 and d.where == "rest"}
     actions = [a for a in C.ACTIONS if a not in taken and not (s.round < 3 and a in C.LATE_ACTIONS)]
@@ -334,7 +352,8 @@ def _placements(p: Player, card: str, months: int) -> list[tuple[int, str, str]]
 
 
 def _prep_moves(s: State, seat: int) -> list[Command]:
-    """Preparation phase: Tier-1 activation skills (once per round) and copper -> silver."""
+    """Preparation Phase 2-3: Tier-1 activation skills (Tier 1 Branches: Lasa, Changde, Jinzhou,
+    Jiujiang; once per round, within the die's range, no wrapping) and copper -> silver."""
     p = s.pl[seat]
     out: list[Command] = []
     mine = [i for i, d in enumerate(s.dice) if d.owner == seat and d.where == "number"]
@@ -373,6 +392,12 @@ def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
     return out
 
 
+_FRAME_RULE = {
+    "choose_card": "Branch Skill Reference: Ningxia", "entry_skill": "Branch Skill Reference",
+    "resolve_order": "West Street", "transfer": "Emergency Fund Transfer", "move_silver": "Confucius Temple",
+}
+
+
 def _why(s: State, seat: int, cmd: Command) -> RuleViolation:
     """The rule a command not among the legal moves breaks (a stable code)."""
     f = s.frames[0] if s.frames else None
@@ -386,7 +411,7 @@ def _why(s: State, seat: int, cmd: Command) -> RuleViolation:
     }
     if f is not None:
         if not isinstance(cmd, expected[f.kind]):
-            return RuleViolation("wrong_decision", f"a {f.kind} decision is pending")
+            return RuleViolation("wrong_decision", f"a {f.kind} decision is pending", rule="Game Flow")
         if isinstance(cmd, K.ConvertCopper):
             return RuleViolation("insufficient_copper", "10 copper per silver", rule="Preparation phase 3")
         if isinstance(cmd, (K.AdjustDie, K.SwapDice, K.RecallSilver)):
@@ -422,11 +447,11 @@ def _why(s: State, seat: int, cmd: Command) -> RuleViolation:
         if isinstance(cmd, K.ChooseBranch):
             return RuleViolation("invalid_branch", "choose one of the drawn tiles without a skill you already have",
                                  rule="Bank Escort")
-        return RuleViolation("illegal_choice", "that choice is not available")
+        return RuleViolation("illegal_choice", "that choice is not available", rule=_FRAME_RULE.get(f.kind, "Game Flow"))
     turn = acting_turn(s)
     assert turn is not None
     if not isinstance(cmd, (K.Reroll, K.DiscardDie, K.Decline) + K.DISPATCH):
-        return RuleViolation("wrong_decision", "it is the action phase: act with a teller die")
+        return RuleViolation("wrong_decision", "it is the action phase: act with a teller die", rule="Action Phase")
     die = getattr(cmd, "die", -1)
     if die not in turn[1]:
         return RuleViolation("not_this_die", "it is not this die's turn to act", rule="Action phase")
@@ -435,14 +460,14 @@ def _why(s: State, seat: int, cmd: Command) -> RuleViolation:
     if isinstance(cmd, K.Reroll):
         if d.rerolled:
             return RuleViolation("already_rerolled", "each teller die may be rerolled once", rule="Action phase")
-        return RuleViolation("insufficient_copper", "cannot pay the reroll fee", rule="Action phase")
+        return RuleViolation("insufficient_copper", "cannot pay the reroll fee", rule="Action Phase")
     if isinstance(cmd, K.DiscardDie):
-        return RuleViolation("too_much_copper", "only with fewer than 5 copper", rule="Action phase note")
+        return RuleViolation("too_much_copper", "only with fewer than 5 copper", rule="Action Phase: Note")
     action = K.ACTION_OF[type(cmd)]
     v = getattr(cmd, "value", 0)
     if v and ("any_value" not in p.yamen or "any_value" in p.used_round or not 1 <= v <= _die_range(d.large)):
         return RuleViolation("value_change_unavailable", "no Yamen tile to change the die's value",
-                             rule="Yamen support tiles")
+                             rule="Yamen Support Tile Reference")
     check = bump(s, seat, die, action, v)
     if isinstance(check, str):
         return RuleViolation(check, f"cannot dispatch to {action}: {check.replace('_', ' ')}", rule="Action phase: bumping")
@@ -465,6 +490,9 @@ def _why(s: State, seat: int, cmd: Command) -> RuleViolation:
     if isinstance(cmd, K.MoneyHouseLend):
         if not 1 <= cmd.months <= C.MONTHS_BY_BAND[C.band(value)]:
             return RuleViolation("months_not_allowed", "the die value limits the months", rule="Money House")
+        if cmd.amount != C.LEND_AMOUNT:
+            return RuleViolation("invalid_lend_amount", "lending takes exactly 2 silver from the head office",
+                                 rule="Money House: Lending")
         if p.head_office < cmd.amount:
             return RuleViolation("insufficient_silver", "not enough silver in the head office", rule="Money House")
         return RuleViolation("lending_full", "at most 2 silver per position and 4 in all", rule="Money House")
@@ -474,7 +502,7 @@ def _why(s: State, seat: int, cmd: Command) -> RuleViolation:
         return RuleViolation("deposit_taken", "a deposit is already accepted", rule="Money House")
     if isinstance(cmd, K.CityGodTemple):
         if cmd.extra and not _extra_ok(p, value):
-            return RuleViolation("extra_not_allowed", "needs the Yamen tile and a 3-6", rule="Yamen support tiles")
+            return RuleViolation("extra_not_allowed", "needs the Yamen tile and a 3-6", rule="Yamen Support Tile Reference")
         return RuleViolation("insufficient_copper", "cannot pay for the reputation", rule="City God Temple")
     if isinstance(cmd, K.Yamen):
         if cmd.tile in p.yamen:
@@ -488,7 +516,7 @@ def _why(s: State, seat: int, cmd: Command) -> RuleViolation:
         if not B.teller_targets(p):
             return RuleViolation("no_teller_position", "no free branch-teller position", rule="Confucius Temple")
         return RuleViolation("insufficient_copper", "5-6 costs 2 more copper", rule="Confucius Temple")
-    return RuleViolation("illegal_move", "that move is not allowed now")
+    return RuleViolation("illegal_move", "that move is not allowed now", rule="Actions")
 
 
 # --- handlers ----------------------------------------------------------------------------------------
@@ -498,30 +526,31 @@ def _handle(s: State, seat: int, cmd: Command, rng: Rng, emit: Emit) -> None:
         f = s.frames[0]
         _handle_frame(s, seat, p, f, cmd, rng, emit)
         return
-    if isinstance(cmd, K.Reroll):
+    if isinstance(cmd, K.Reroll):  # Action Phase: pay the fee, reroll once, act at once on the new value
         d = s.dice[cmd.die]
         emit(E.DieRerolled(seat=seat, die=cmd.die, cost=_reroll_price(p, d.value),
                            value=rng.between(1, _die_range(d.large))))
         return
     if isinstance(cmd, K.DiscardDie):
-        emit(E.DieDiscarded(seat=seat, die=cmd.die))
+        emit(E.DieDiscarded(seat=seat, die=cmd.die, copper=C.DISCARD_COPPER))  # Action Phase, Note
         return
-    if isinstance(cmd, K.Decline):
+    if isinstance(cmd, K.Decline):  # Assessing the Situation
         emit(E.DieDeclined(seat=seat, die=cmd.die))
         return
     action = K.ACTION_OF[type(cmd)]
     v = cmd.value  # type: ignore[attr-defined]
     delta, bumped = bump(s, seat, cmd.die, action, v)  # type: ignore[misc,attr-defined]
     value = v or s.dice[cmd.die].value  # type: ignore[attr-defined]
+    # Action Phase: place the die (bumping the space's die to the resting area) and settle the difference
     emit(E.DieDispatched(seat=seat, die=cmd.die, action=action, value=value, bumped=bumped, copper=delta))  # type: ignore[attr-defined]
     if v:
         emit(E.DieAdjusted(seat=seat, skill="any_value", die=cmd.die, value=value))  # type: ignore[attr-defined]
     bd = C.band(value)
     frames: list[Frame] = []
     bonuses: list[str] = []
-    if isinstance(cmd, K.BankEscort):
+    if isinstance(cmd, K.BankEscort):  # Bank Escort: pay, draw 4 of the tier, keep one, 3 to the bottom
         region = f"{cmd.tier}{cmd.color}"
-        tiles = _draw_tiles(s, cmd.tier, 4, rng)
+        tiles = _draw_tiles(s, cmd.tier, C.ESCORT_DRAW, rng)
         emit(E.BranchTilesDrawn(seat=seat, tier=cmd.tier, region=region, cost=C.BUILD_COST[cmd.tier],
                                 count=len(tiles), tiles=tiles))
         owned = B.skills(p)
@@ -529,23 +558,23 @@ def _handle(s: State, seat: int, cmd: Command, rng: Rng, emit: Emit) -> None:
             frames.append(Frame(kind="choose_branch", seat=seat, region=region))
         else:  # no tile can be built (every skill already owned): all go to the bottom
             emit(E.BranchTilesReturned(seat=seat, tier=cmd.tier, count=len(tiles), tiles=tiles))
-    elif isinstance(cmd, K.ConfuciusTemple):
+    elif isinstance(cmd, K.ConfuciusTemple):  # Confucius Temple: a branch teller (5-6: 2 copper), 1-2: a silver
         frames.append(Frame(kind="place_teller", seat=seat, cost=2 if bd == 2 else 0))
         if bd == 0:
             frames.append(Frame(kind="move_silver", seat=seat))
-    elif isinstance(cmd, K.WestStreet):
+    elif isinstance(cmd, K.WestStreet):  # West Street (+1 card: Ningxia; City God Temple: reputation 6)
         n = 1 + (1 if B.active(p, "extra_card") else 0) + (1 if p.reputation >= C.REPUTATION_EXTRA_CARD else 0)
         frames += _draw_exchange(s, seat, n, C.MONTHS_BY_BAND[bd], True, rng, emit)
-    elif isinstance(cmd, K.MoneyHouseLend):
+    elif isinstance(cmd, K.MoneyHouseLend):  # Money House: Lending
         emit(E.SilverLent(seat=seat, months=cmd.months, amount=cmd.amount))
-    elif isinstance(cmd, K.MoneyHouseDeposit):
+    elif isinstance(cmd, K.MoneyHouseDeposit):  # Money House: Accepting Deposits
         emit(E.DepositAccepted(seat=seat, months=cmd.months))
-    elif isinstance(cmd, K.CityGodTemple):
+    elif isinstance(cmd, K.CityGodTemple):  # City God Temple
         amount, cost = _city_god(p, value, cmd.extra)
         if amount:
             emit(E.ReputationGained(seat=seat, amount=amount, cost=cost, reason="city_god_temple"))
             _rep_bonuses(s, seat, frames, bonuses)
-    elif isinstance(cmd, K.Yamen):
+    elif isinstance(cmd, K.Yamen):  # Yamen: "immediately gain the benefit it provides"
         emit(E.YamenTileTaken(seat=seat, tile=cmd.tile, copper=C.YAMEN_COPPER[bd], silver=C.YAMEN_TILES[cmd.tile].silver))
         _tier3_bonus(s, seat, frames, bonuses)
     if frames or bonuses:
@@ -553,7 +582,8 @@ def _handle(s: State, seat: int, cmd: Command, rng: Rng, emit: Emit) -> None:
 
 
 def _rep_bonuses(s: State, seat: int, frames: list[Frame], bonuses: list[str]) -> None:
-    """Reputation 2, 8, 13: a free branch teller, once per game each."""
+    """City God Temple: reputation track bonuses above the track - 2, 8, 13: a free branch
+    teller, once per game each, on any region (with or without a branch)."""
     p = s.pl[seat]
     for t in C.REPUTATION_TELLER_BONUS:
         key = f"rep{t}"
@@ -563,7 +593,8 @@ def _rep_bonuses(s: State, seat: int, frames: list[Frame], bonuses: list[str]) -
 
 
 def _tier3_bonus(s: State, seat: int, frames: list[Frame], bonuses: list[str]) -> None:
-    """Yamen tile: once a Tier-3 branch is open, gain 1 free branch teller (once)."""
+    """Yamen Support Tile Reference ("May build a Tier-3 branch with any teller-die value"): once
+    a Tier-3 branch is open, gain 1 free branch teller (once)."""
     p = s.pl[seat]
     if "tier3_any" in p.yamen and "tier3_teller" not in p.bonuses and any(
         p.regions[f"3{c}"].tile for c in C.COLORS
@@ -573,7 +604,8 @@ def _tier3_bonus(s: State, seat: int, frames: list[Frame], bonuses: list[str]) -
 
 
 def _draw_tiles(s: State, tier: int, n: int, rng: Rng) -> list[str]:
-    """The stack's face-down part is drawn at random; tiles put back at the bottom come last."""
+    """Bank Escort: draw from the tier's face-down stack (its unknown part at random); tiles put
+    back "at the bottom of the corresponding tile stack" come last."""
     pool = list(s.stacks[str(tier)])
     bottom = list(s.bottoms[str(tier)])
     out = []
@@ -586,7 +618,8 @@ def _draw_tiles(s: State, tier: int, n: int, rng: Rng) -> list[str]:
 
 
 def _draw_exchange(s: State, seat: int, n: int, months: int, fee: bool, rng: Rng, emit: Emit) -> list[Frame]:
-    """Draw exchange cards (reshuffling the discards when the deck runs out)."""
+    """West Street step 1: draw exchange cards ("Once the exchange-card deck is exhausted, shuffle
+    the discard pile to form a new exchange deck")."""
     cards: list[str] = []
     if len(s.deck) + len(s.deck_bottom) < n and s.discards:
         # The deck runs out: the discards are shuffled in (before the draw, so one event says it all).
@@ -609,14 +642,17 @@ def _draw_exchange(s: State, seat: int, n: int, months: int, fee: bool, rng: Rng
 
 def _offer_exchange(s: State, seat: int, card: str, months: int, fee: bool, emit: Emit) -> list[Frame]:
     if not _placements(s.pl[seat], card, months):
-        emit(E.ExchangeDiscarded(seat=seat, card=card))  # no valid deposit/withdrawal: discard
+        # West Street: "If you are unable to choose a valid deposit location and withdrawal location
+        # as required by the card, you must immediately discard the exchange card and end the action."
+        emit(E.ExchangeDiscarded(seat=seat, card=card))
         return []
     return [Frame(kind="place_exchange", seat=seat, card=card, months=months, fee=fee)]
 
 
 def _exchange_fee(p: Player, card: str, withdraw: str) -> int:
-    """Handling fee: the card's base; withdrawal at the head office -1, Tier 2 +1, Tier 3 +2;
-    exchange track 3 and 6 each +1; Yamen tile +3."""
+    """West Street, handling fee: the card's base; withdrawal at the head office -1, Tier 2 +1,
+    Tier 3 +2; Exchange progress track 3 and 6 each +1 for "all future exchange actions" (the
+    position before this exchange's advance); Yamen tile "+3 copper coins per exchange handling fee"."""
     fee = C.CARDS[card].fee
     if withdraw == C.HEAD_OFFICE:
         fee += C.HEAD_OFFICE_FEE_ADJUST
@@ -632,27 +668,27 @@ def _exchange_fee(p: Player, card: str, withdraw: str) -> int:
 def _handle_frame(s: State, seat: int, p: Player, f: Frame, cmd: Command, rng: Rng, emit: Emit) -> None:
     frames: list[Frame] = []
     bonuses: list[str] = []
-    if isinstance(cmd, K.PlacePublicDie):
+    if isinstance(cmd, K.PlacePublicDie):  # Two-Player Game Rules: resting area or out of play
         emit(E.PublicDiePlaced(seat=seat, die=cmd.die, action=cmd.action, frame=True))
-    elif isinstance(cmd, K.PlaceStartingBranch):
+    elif isinstance(cmd, K.PlaceStartingBranch):  # Solo Rules, Setup
         emit(E.StartingBranchPlaced(seat=seat, region=f"1{cmd.color}", frame=True))
     elif isinstance(cmd, K.ClaimReward):
         _claim_reward(s, seat, f.card, cmd.accept, frames, bonuses, rng, emit)
-    elif isinstance(cmd, K.TakeYamenTile):
+    elif isinstance(cmd, K.TakeYamenTile):  # Solo Rules, Event Card Reward Notes 2
         emit(E.YamenTileTaken(seat=seat, tile=cmd.tile, copper=0, silver=C.YAMEN_TILES[cmd.tile].silver, frame=True))
         _tier3_bonus(s, seat, frames, bonuses)
-    elif isinstance(cmd, K.TakeBackDie):
+    elif isinstance(cmd, K.TakeBackDie):  # Solo Rules, Event Card Reward Notes 3: take back, reroll, act
         d = s.dice[cmd.die]
         emit(E.DieTakenBack(seat=seat, die=cmd.die, value=rng.between(1, _die_range(d.large)), frame=True))
-    elif isinstance(cmd, K.AdjustDie):
+    elif isinstance(cmd, K.AdjustDie):  # Tier 1 Branches: Lasa -1 / Changde +1 (Preparation Phase 2)
         d = s.dice[cmd.die]
         emit(E.DieAdjusted(seat=seat, skill=cmd.skill, die=cmd.die, value=d.value + (1 if cmd.skill == "die_plus" else -1)))
-    elif isinstance(cmd, K.SwapDice):
+    elif isinstance(cmd, K.SwapDice):  # Tier 1 Branches: Jinzhou, both dice change
         emit(E.DieAdjusted(seat=seat, skill="die_swap", die=cmd.up, value=s.dice[cmd.up].value + 1))
         emit(E.DieAdjusted(seat=seat, skill="die_swap", die=cmd.down, value=s.dice[cmd.down].value - 1))
-    elif isinstance(cmd, K.RecallSilver):
+    elif isinstance(cmd, K.RecallSilver):  # Tier 1 Branches: Jiujiang, 2 copper
         emit(E.SilverRecalled(seat=seat, region=cmd.region, cost=2))
-    elif isinstance(cmd, K.ConvertCopper):
+    elif isinstance(cmd, K.ConvertCopper):  # Preparation Phase 3: 10 copper = 1 silver
         emit(E.CopperConverted(seat=seat, silver=cmd.silver))
     elif isinstance(cmd, K.EndPreparation):
         emit(E.PreparationEnded(seat=seat, frame=True))
@@ -662,11 +698,11 @@ def _handle_frame(s: State, seat: int, p: Player, f: Frame, cmd: Command, rng: R
         rest = [t for t in s.drawn if t != cmd.tile]
         emit(E.BranchOpened(seat=seat, region=region, tile=cmd.tile, capital=C.CAPITAL[tier], frame=True))
         emit(E.BranchTilesReturned(seat=seat, tier=tier, count=len(rest), tiles=rest))
-        if tier == 1:
+        if tier == 1:  # Actions: "Opening a Tier 1 branch: your meeple immediately advances 1 space"
             emit(E.ReputationGained(seat=seat, amount=1, reason="tier1_branch"))
-        if p.regions[region].waiting:
+        if p.regions[region].waiting:  # Actions: a waiting branch teller may move onto the new branch
             frames.append(Frame(kind="place_teller", seat=seat, region=region))
-        skill = C.TILES[cmd.tile].skill
+        skill = C.TILES[cmd.tile].skill  # Branch Skill Reference: immediate on-entry effects
         if skill == "entry_rep1":  # Kobe: +1 reputation on entry
             emit(E.ReputationGained(seat=seat, amount=1, reason="Kobe"))
         elif skill in ("entry_rep2", "entry_teller") and p.copper >= 2:
@@ -683,13 +719,13 @@ def _handle_frame(s: State, seat: int, p: Player, f: Frame, cmd: Command, rng: R
     elif isinstance(cmd, K.PlaceTeller):
         emit(E.TellerPlaced(seat=seat, target=cmd.target, cost=f.cost if cmd.target else 0,
                             source=f"{f.region}:wait" if f.region else "supply", frame=True))
-    elif isinstance(cmd, K.MoveSilver):
+    elif isinstance(cmd, K.MoveSilver):  # Confucius Temple 1-2
         emit(E.SilverMoved(seat=seat, source=C.HEAD_OFFICE, dest=cmd.region, reason="confucius_temple", frame=True))
-    elif isinstance(cmd, K.ChooseExchangeCard):
+    elif isinstance(cmd, K.ChooseExchangeCard):  # Ningxia: "the unchosen card goes to the bottom"
         rest = [c for c in s.drawn_cards if c != cmd.card]
         emit(E.ExchangeCardChosen(seat=seat, card=cmd.card, returned=rest, count=len(rest), frame=True))
         frames += _offer_exchange(s, seat, cmd.card, f.months, f.fee, emit)
-    elif isinstance(cmd, K.PlaceExchange):
+    elif isinstance(cmd, K.PlaceExchange):  # West Street: deposit 1 silver, fee once, Exchange track +1
         fee = _exchange_fee(p, f.card, cmd.withdraw) if f.fee else 0
         emit(E.ExchangePlaced(seat=seat, card=f.card, months=cmd.months, deposit=cmd.deposit, withdraw=cmd.withdraw,
                               fee=fee, advance=f.fee, frame=True))
@@ -711,10 +747,11 @@ def _handle_frame(s: State, seat: int, p: Player, f: Frame, cmd: Command, rng: R
                 n = sum(r.tellers + r.managers + r.waiting for r in p.regions.values())
                 emit(E.TellersRecalled(seat=seat, count=n))
                 frames += [Frame(kind="place_teller", seat=seat) for _ in range(n)]
-    elif isinstance(cmd, K.ResolveExchange):
+    elif isinstance(cmd, K.ResolveExchange):  # West Street: the player decides the order
         emit(E.ExchangeOrderChosen(seat=seat, card=cmd.card, frame=True))
-    elif isinstance(cmd, K.TransferFunds):
-        emit(E.EmergencyTransfer(seat=seat, source=cmd.source, dest=f.dest, copper=5 if p.copper >= 5 else 0,
+    elif isinstance(cmd, K.TransferFunds):  # Emergency Fund Transfer
+        emit(E.EmergencyTransfer(seat=seat, source=cmd.source, dest=f.dest,
+                                 copper=C.TRANSFER_FEE if p.copper >= C.TRANSFER_FEE else 0,
                                  fee_source=cmd.fee_source, frame=True))
     if frames or bonuses:
         emit(E.DecisionQueued(frames=frames, seat=seat, bonuses=bonuses))
@@ -722,8 +759,8 @@ def _handle_frame(s: State, seat: int, p: Player, f: Frame, cmd: Command, rng: R
 
 def _claim_reward(s: State, seat: int, card: str, accept: bool, frames: list[Frame], bonuses: list[str],
                   rng: Rng, emit: Emit) -> None:
-    """Solo round goal met: take the reward (or decline it). One-time rewards act now, ongoing
-    ones are kept (income, rerolls)."""
+    """Solo Rules, Round Goals and Rewards: take the reward (or decline it). One-time rewards act
+    now, ongoing ones are kept (income, rerolls)."""
     ev = C.EVENT_CARDS[card]
     emit(E.RewardClaimed(seat=seat, card=card, accept=accept, ongoing=accept and ev.ongoing, frame=True))
     if not accept:
@@ -750,7 +787,8 @@ def _claim_reward(s: State, seat: int, card: str, accept: bool, frames: list[Fra
 
 
 def _goal_reached(s: State) -> bool:
-    """Solo: this round's goal - perform the card's action the number of times shown."""
+    """Solo Rules, Round Goals and Rewards: this round's goal - perform the card's action the
+    number of times shown ("at any point during the round")."""
     if s.players != 1 or not s.event_card or s.goal_met:
         return False
     ev = C.EVENT_CARDS[s.event_card]
@@ -759,6 +797,8 @@ def _goal_reached(s: State) -> bool:
 
 # --- automatic flow ----------------------------------------------------------------------------------
 def _advance(s: State, rng: Rng, emit: Emit) -> None:
+    """Game Flow: Preparation -> Action -> Income -> Resolution, 8 rounds (Two-Player Game Rules:
+    the public-dice draft comes first; Solo Rules, Event Cards: one flipped per round)."""
     while s.phase != "end" and not s.frames:
         if s.phase == "setup":
             _start_round(s, rng, emit)
@@ -777,9 +817,9 @@ def _advance(s: State, rng: Rng, emit: Emit) -> None:
             _income(s, emit)
             emit(E.PhaseStarted(phase="resolution"))
         elif s.phase == "resolution":
-            if s.res_index >= s.players:
+            if s.res_index >= s.players:  # Resolution Phase: pass the starting-player marker clockwise
                 emit(E.RoundEnded(round=s.round, next_start=(s.start_player + 1) % s.players))
-                if s.round >= C.ROUNDS:
+                if s.round >= C.ROUNDS:  # Game End: after all phases of round 8
                     emit(E.GameEnded())
                     return
                 _start_round(s, rng, emit)
@@ -788,7 +828,8 @@ def _advance(s: State, rng: Rng, emit: Emit) -> None:
 
 
 def _start_round(s: State, rng: Rng, emit: Emit) -> None:
-    """Preparation 1: roll (the third die joins in round 3); 2-3 in player order."""
+    """Game Flow: a new round (Two-Player Game Rules: the draft "before each round begins";
+    Solo Rules, Event Cards: "at the start of every round, flip over 1 event card")."""
     rnd = s.round + 1
     emit(E.RoundStarted(round=rnd, start_player=s.start_player))
     if s.players == 2:
@@ -800,7 +841,7 @@ def _start_round(s: State, rng: Rng, emit: Emit) -> None:
 
 
 def _reveal_event_card(s: State, rng: Rng, emit: Emit) -> None:
-    """Solo, start of every round: flip an event card (8 of the 10 drawn at random: drawing one
+    """Solo Rules, Event Cards - start of every round: flip an event card (8 of the 10 drawn at random: drawing one
     at random from the unseen cards each round is the same) and roll the public dice of its
     initial set-up: per action space the four-sided die to the resting area first, then the
     six-sided die onto the action space."""
@@ -822,7 +863,7 @@ def _reveal_event_card(s: State, rng: Rng, emit: Emit) -> None:
 
 
 def _public_dice_draft(s: State, rng: Rng, emit: Emit) -> None:
-    """Two-player game, before each round: the starting player rolls the public dice; then the
+    """Two-Player Game Rules, before each round: the starting player rolls the public dice; then the
     players choose them one by one (start 1, second 2, start 2, second 1; rounds 1-2 with four
     dice: start 1, second 2, start 1)."""
     emit(E.PhaseStarted(phase="draft"))
@@ -833,6 +874,8 @@ def _public_dice_draft(s: State, rng: Rng, emit: Emit) -> None:
 
 
 def _roll_tellers(s: State, rng: Rng, emit: Emit) -> None:
+    """Preparation Phase 1: roll the teller dice (2 in rounds 1-2, 3 afterwards - Game Flow);
+    2-3: activation skills and copper -> silver, in player order."""
     values = []
     for d in s.dice:
         if d.owner < 0 or d.where == "storage":
@@ -850,7 +893,8 @@ def _roll_tellers(s: State, rng: Rng, emit: Emit) -> None:
 
 
 def income_parts(p: Player) -> dict[str, int]:
-    """Income phase: effective silver, lending interest, Tier-2 skills, Yamen tiles."""
+    """Income Phase 1-4: effective silver by tier, lending interest (by reputation), Tier-2
+    income skills (Tier 2 Branches), Yamen tiles (Yamen Support Tile Reference)."""
     parts: dict[str, int] = {}
     branches = 0
     tier1 = 0
@@ -884,6 +928,7 @@ def income_parts(p: Player) -> dict[str, int]:
 
 
 def _income(s: State, emit: Emit) -> None:
+    """Income Phase: every player sums the parts and collects the copper (solo: ongoing event cards)."""
     for k in range(s.players):
         seat = (s.start_player + k) % s.players
         parts = income_parts(s.pl[seat])
@@ -894,7 +939,8 @@ def _income(s: State, emit: Emit) -> None:
 
 
 def _resolve_step(s: State, seat: int, emit: Emit) -> None:
-    """Resolution phase: lending, then the deposit, then exchange cards (round 8: all due)."""
+    """Resolution Phase: 1 lending, 2 the deposit, 3 exchange cards; round 8: "first move all
+    delayed-effect markers and cards to the 1 position"; shortfalls -> Emergency Fund Transfer."""
     p = s.pl[seat]
     final = s.round >= C.ROUNDS
     if s.res_stage == 0:

@@ -10,6 +10,7 @@ from .state import Player, State
 
 
 def breakdown(p: Player) -> dict[str, int]:
+    """Game End, scoring steps 1-6 (Yamen Support Tile Reference: "Flat +4 points")."""
     out: dict[str, int] = {}
     out["copper"] = p.copper // 10  # 1. every 10 copper
     out["silver"] = p.head_office + sum(p.regions[r].silver for r in B.branch_regions(p))  # 2.
@@ -23,6 +24,7 @@ def breakdown(p: Player) -> dict[str, int]:
 
 
 def skill_points(p: Player) -> int:
+    """Game End 6 / Tier 3 Branches (and Moscow): end-game branch skills."""
     pts = 0
     for c in C.COLORS:
         if B.active(p, f"end_{c}"):  # Guangzhou and twins
@@ -78,6 +80,8 @@ def _solo_outcome(s: State) -> Outcome:
 
 
 def outcome(s: State) -> Outcome | None:
+    """How to Score: the highest score wins; Resolution Phase: ties go to more unconverted copper,
+    then higher reputation, else the victory is shared (Game End (Solo): the storyline verdict)."""
     if s.phase != "end":
         return None
     if s.players == 1:

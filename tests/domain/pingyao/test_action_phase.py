@@ -83,7 +83,7 @@ def test_equal_value_on_the_space_blocks():
     s = table()
     put(s, die(RED, 1), 4, "space", "money_house")
     put(s, die(GREEN, 1), 4)
-    given_state(GAME, s).when(GREEN, K.MoneyHouseLend(die=die(GREEN, 1), months=1, amount=1)).raises("same_value_blocked")
+    given_state(GAME, s).when(GREEN, K.MoneyHouseLend(die=die(GREEN, 1), months=1, amount=2)).raises("same_value_blocked")
 
 
 def test_example_5_lower_large_die_pays_one_less():

@@ -1,5 +1,6 @@
 """The six actions with their die-value effects."""
 
+import msgspec
 import pytest
 
 from domain.kernel import redact_for
@@ -49,6 +50,29 @@ def test_escort_example_tier2_red_draw_four_keep_one_rest_to_bottom():
     assert s3.pl[RED].head_office == 1 and s3.pl[RED].regions["2red"].silver == 2
     assert s3.bottoms["2"] == [t for t in drawn.tiles if t != "Lanzhou#1"] and s3.stacks["2"] == []
     assert s3.pl[RED].reputation == 0  # Tier 2 scores 1 point at the end instead
+
+
+def test_hidden_information_drawn_tiles_never_leak():
+    """Bank Escort: the 4 drawn tiles are the drawer's alone until one is placed - not in other
+    seats' views, redacted events, legal moves or error messages; the stacks show only counts."""
+    tiles = ["Lanzhou#1", "Guilin#1", "Kaifeng#1", "Suzhou#1"]
+    s = escort_table(tiles=tiles + ["Liuzhou#1", "Liuzhou#2"])
+    s2, ev = step(s, RED, K.BankEscort(die=die(RED, 1), tier=2, color="red"))
+    drawn = next(e for e in ev if isinstance(e, E.BranchTilesDrawn)).tiles
+    hidden = [name.split("#")[0].encode() for name in tiles + ["Liuzhou#1"]]
+    for viewer in (BLUE, GREEN, YELLOW, None):
+        blob = msgspec.json.encode([redact_for(e, viewer) for e in ev]) + msgspec.json.encode(GAME.view(s2, viewer))
+        assert not any(h in blob for h in hidden)
+    assert GAME.view(s2, None).stack_counts["2"] == 2
+    assert GAME.legal_moves(s2, BLUE) == []
+    given_state(GAME, s2).when(BLUE, K.ChooseBranch(tile=drawn[0])).raises("not_your_turn")
+    wrong = given_state(GAME, s2).when(RED, K.ChooseBranch(tile="Macau#1")).raises("invalid_branch")
+    assert not any(h.decode() in str(wrong) for h in hidden)
+    s3, ev = step(s2, RED, K.ChooseBranch(tile=drawn[0]))  # placed: now public; the rest stay hidden
+    kept = drawn[0].split("#")[0].encode()
+    for viewer in (BLUE, None):
+        blob = msgspec.json.encode([redact_for(e, viewer) for e in ev]) + msgspec.json.encode(GAME.view(s3, viewer))
+        assert kept in blob and not any(t.split("#")[0].encode() in blob for t in drawn[1:])
 
 
 def test_escort_bottom_tiles_are_drawn_last():
@@ -254,15 +278,32 @@ def test_lending_example_position_three_full():
     given_state(GAME, s).when(BLUE, K.MoneyHouseLend(die=die(BLUE, 1), months=3, amount=2)).raises("lending_full")
     ev = given_state(GAME, s).when(BLUE, K.MoneyHouseLend(die=die(BLUE, 1), months=2, amount=2)).events()
     assert ev[1] == E.SilverLent(seat=BLUE, months=2, amount=2)
-    s.pl[BLUE].lending = [1, 1, 2]
-    given_state(GAME, s).when(BLUE, K.MoneyHouseLend(die=die(BLUE, 1), months=2, amount=1)).raises("lending_full")
+    s.pl[BLUE].lending = [2, 0, 2]
+    given_state(GAME, s).when(BLUE, K.MoneyHouseLend(die=die(BLUE, 1), months=2, amount=2)).raises("lending_full")
+
+
+def test_lending_takes_exactly_two_silver():
+    """Money House, Lending: "Take 2 silver ingots from your Pingyao Head Office" - never 1."""
+    s = table()
+    put(s, die(RED, 1), 2)
+    keep_going(s)
+    s.pl[RED].head_office = 3
+    lends = [m for m in GAME.legal_moves(s, RED) if isinstance(m, K.MoneyHouseLend)]
+    assert {m.amount for m in lends} == {2} and {m.months for m in lends} == {1, 2, 3}
+    given_state(GAME, s).when(RED, K.MoneyHouseLend(die=die(RED, 1), months=1, amount=1)).raises("invalid_lend_amount")
+    given_state(GAME, s).when(RED, K.MoneyHouseLend(die=die(RED, 1), months=1, amount=2)).then([
+        E.DieDispatched(seat=RED, die=die(RED, 1), action="money_house", value=2),
+        E.SilverLent(seat=RED, months=1, amount=2),
+    ])
+    s.pl[RED].head_office = 1  # one silver is not enough to lend
+    assert not [m for m in GAME.legal_moves(s, RED) if isinstance(m, K.MoneyHouseLend)]
 
 
 def test_lending_months_and_silver():
     s = table()
     put(s, die(RED, 1), 5)
     keep_going(s)
-    given_state(GAME, s).when(RED, K.MoneyHouseLend(die=die(RED, 1), months=2, amount=1)).raises("months_not_allowed")
+    given_state(GAME, s).when(RED, K.MoneyHouseLend(die=die(RED, 1), months=2, amount=2)).raises("months_not_allowed")
     s.pl[RED].head_office = 1
     given_state(GAME, s).when(RED, K.MoneyHouseLend(die=die(RED, 1), months=1, amount=2)).raises("insufficient_silver")
 

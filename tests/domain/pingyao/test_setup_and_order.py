@@ -1,5 +1,7 @@
 """Game Setup, rounds, preparation and the action-phase order."""
 
+from collections import Counter
+
 import pytest
 
 from domain.kernel import InvalidOptions, Rng
@@ -112,6 +114,28 @@ def test_z_order_highest_first_then_round_the_table_from_the_starting_player():
     order = order_of(s)
     assert order == [(6, YELLOW), (5, RED), (5, BLUE), (5, GREEN), (5, YELLOW), (5, RED),
                      (4, RED), (4, BLUE), (4, GREEN), (4, YELLOW), (4, GREEN), (1, BLUE)]
+
+
+# The rulebook's printed "Z" example (Action Phase), red holding the starting-player marker.
+PRINTED_Z = [(6, YELLOW), (5, RED), (5, BLUE), (5, GREEN), (4, YELLOW), (4, GREEN), (5, YELLOW), (5, RED),
+             (4, GREEN), (4, BLUE), (4, YELLOW), (4, RED)]
+
+
+def test_printed_z_example_cannot_be_reproduced_with_three_dice_per_colour():
+    """Action Phase, the "Z" example: the printed sequence names yellow four times and blue twice,
+    but every die acts once per round and each colour has 3 dice - so no reading of any layout
+    (e.g. the number areas drawn as two rows read as a Z) gives it.  With the printed values and
+    one yellow 4 given to blue, the rule text's order is highest first, then round the table."""
+    assert Counter(seat for _, seat in PRINTED_Z) == {YELLOW: 4, RED: 3, GREEN: 3, BLUE: 2}
+    s = table(round=3, start=RED)
+    for seat, values in {RED: [4, 5, 5], BLUE: [4, 5, 4], GREEN: [4, 5, 4], YELLOW: [4, 6, 5]}.items():
+        for k, v in enumerate(values):
+            put(s, die(seat, k), v)
+    order = order_of(s)
+    assert Counter(seat for _, seat in order) == {RED: 3, BLUE: 3, GREEN: 3, YELLOW: 3}
+    assert sorted(v for v, _ in order) == sorted(v for v, _ in PRINTED_Z) and order != PRINTED_Z
+    assert order == [(6, YELLOW), (5, RED), (5, BLUE), (5, GREEN), (5, YELLOW), (5, RED),
+                     (4, RED), (4, BLUE), (4, GREEN), (4, YELLOW), (4, BLUE), (4, GREEN)]
 
 
 def test_same_value_order_starts_from_the_starting_player():

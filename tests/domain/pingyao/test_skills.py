@@ -254,8 +254,8 @@ def test_yamen_any_value_once_per_round_lower_gains():
     keep_going(s)
     s.pl[GREEN].yamen = ["any_value"]
     moves = GAME.legal_moves(s, GREEN)
-    assert K.MoneyHouseLend(die=die(GREEN, 1), months=3, amount=1, value=2) in moves
-    s2, ev = step(s, GREEN, K.MoneyHouseLend(die=die(GREEN, 1), months=3, amount=1, value=2))
+    assert K.MoneyHouseLend(die=die(GREEN, 1), months=3, amount=2, value=2) in moves
+    s2, ev = step(s, GREEN, K.MoneyHouseLend(die=die(GREEN, 1), months=3, amount=2, value=2))
     assert ev[0] == E.DieDispatched(seat=GREEN, die=die(GREEN, 1), action="money_house", value=2,
                                     bumped=die(RED, 1), copper=4)
     assert "any_value" in s2.pl[GREEN].used_round
@@ -263,7 +263,7 @@ def test_yamen_any_value_once_per_round_lower_gains():
     s2.dice[die(1, 2)].where = "done"
     assert not any(getattr(m, "value", 0) for m in GAME.legal_moves(s2, GREEN))
     s.pl[GREEN].yamen = []
-    given_state(GAME, s).when(GREEN, K.MoneyHouseLend(die=die(GREEN, 1), months=3, amount=1, value=2)).raises(
+    given_state(GAME, s).when(GREEN, K.MoneyHouseLend(die=die(GREEN, 1), months=3, amount=2, value=2)).raises(
         "value_change_unavailable")
 
 

@@ -86,7 +86,7 @@ def _dispatch(s, d, action):
         "bank_escort": K.BankEscort(die=d, tier=1, color="yellow"),
         "confucius_temple": K.ConfuciusTemple(die=d),
         "west_street": K.WestStreet(die=d),
-        "money_house": K.MoneyHouseLend(die=d, months=1, amount=1),
+        "money_house": K.MoneyHouseLend(die=d, months=1, amount=2),
         "city_god_temple": K.CityGodTemple(die=d),
         "yamen": K.Yamen(die=d, tile="exchange_fee"),
     }[action]

@@ -141,7 +141,7 @@ def test_public_die_does_not_fill_the_resting_area():
     s = _two_player_table()
     put(s, 6, 6, "rest", "money_house")
     put(s, die(SECOND, 1), 2, "space", "money_house")
-    ev = given_state(GAME, s).when(START, K.MoneyHouseLend(die=die(START, 1), months=1, amount=1)).events()
+    ev = given_state(GAME, s).when(START, K.MoneyHouseLend(die=die(START, 1), months=1, amount=2)).events()
     assert ev[0].bumped == die(SECOND, 1) and ev[0].copper == 2  # gains only from the teller die
     s2 = GAME.fold(s, ev)
     assert s2.dice[die(SECOND, 1)].where == "rest"
