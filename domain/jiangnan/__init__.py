@@ -16,7 +16,7 @@ from .view import JiangnanView, view
 GAME = Game(
     kind="jiangnan",
     title="Jiangnan: Life of Gentry",
-    rules_version="jiangnan-1",
+    rules_version="jiangnan-2",
     player_counts=(1, 2, 3, 4),
     options_type=JiangnanOptions,
     command_types=COMMANDS,

@@ -198,7 +198,7 @@ TRENDS = ("drama", "assistant", "novel", "gold", "painting", "scenery")
 # assumed: the 15 double-sided Scoring Trend Tiles show each pair of the 6 trends once.
 TREND_TILES = [[a, b] for i, a in enumerate(TRENDS) for b in TRENDS[i + 1:]]
 BOATS = 6
-BOAT_SPACES = 4
+BOAT_SPACES = 4  # assumed: spaces per Boat Tile (the placement example uses 3; one per colour in a 4-player game).
 GOALS = {
     "A": "drama", "B": "gold", "C": "painting", "D": "novel", "E": "assistant", "F": "scenery",
 }
@@ -207,7 +207,9 @@ GOAL_VP = (4, 2)
 PUBLIC_SCORING = {2: 2, 4: 3, 6: 4}
 """Public Scoring in rounds 2/4/6 at 2/3/4 VP per matching item."""
 REFILL_AGE = {1: 2, 2: 3, 3: 4}
-"""Refill Action Tiles in rounds 1-3 with the next Age."""
+"""Refill Action Tiles in rounds 1-3 with the next Age (Round 2 -> Age 3 is printed in the Upkeep
+Events Example)."""
+# assumed: Round 1 refills with Age 2 and Round 3 with Age 4 (the icons are not in the text).
 DRAFT_ROUNDS = (1, 2, 3, 4)
 BAG_REFILL_ROUNDS = (2, 4)
 SWAP_ROUND = 3

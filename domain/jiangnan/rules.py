@@ -117,6 +117,7 @@ def violation(code: str, message: str, rule: str) -> RuleViolation:
 
 # --- setup ("Game Setup") ----------------------------------------------------------------------
 def initial(options: JiangnanOptions) -> State:
+    """The empty table before Game Setup."""
     return new_state()
 
 
@@ -148,6 +149,10 @@ def _boat_trends(rng: Rng) -> list[list[str]]:
 
 
 def setup(options: JiangnanOptions, rng: Rng) -> list:
+    """Game Setup: District Boards (1), Portfolio Tiles 4 + N revealed (2), Display Tiles 3 + 3 (3),
+    Shop Tiles and Pointer (4), Travel Tiles (5), Muse stack and 4 Muses (6), Upkeep Board Action
+    Tiles 6/9/12 (7), River Boards, Scoring Goal Tiles and Boat trends (9a-c); player setup (10-14,
+    not printed: see docs); the chapter's Additional Rules (Game Chapters) and Solo Bot setup."""
     r = resolve(options)
     n = options.players
     # Random sides are drawn first (never in a printed chapter 1-5 setup).
@@ -219,14 +224,17 @@ def setup(options: JiangnanOptions, rng: Rng) -> list:
 
 # --- small helpers -------------------------------------------------------------------------------
 def draw_tile(c: Ctx, seat: int) -> None:
-    """Draw 1 Action Tile from the bag into the rightmost empty space (hidden from the others)."""
+    """Player Turn 4, Replenish Action Tiles: draw 1 Action Tile at a time from the bag into the
+    rightmost empty space (the tile is seen by its owner only: "The contents of your draw bag is
+    hidden information")."""
     p = c.s.p[seat]
     if p.bag and len(p.track) < C.TRACK_SIZE:
         c.emit(ActionTileDrawn(seat=seat, tile=c.rng.choice(p.bag)))
 
 
 def gain(c: Ctx, seat: int, tokens, why: str) -> None:
-    """Gain (or pay, with negative counts) resources; the Spirit Level stays within 0-6."""
+    """Gain (or pay, with negative counts) resources; Spirit Level Track: "It cannot go above 6 or
+    below 0"."""
     if isinstance(tokens, dict):
         counts = dict(tokens)
     else:
@@ -243,10 +251,12 @@ def gain(c: Ctx, seat: int, tokens, why: str) -> None:
 
 
 def coins_in(tokens: list[str]) -> int:
+    """Coins among Bonus Icons (Player Turn 2: the Discard Bonus may pay this turn's visit)."""
     return sum(1 for t in tokens if t == "coin")
 
 
 def servants_on_display(s: State, district: str, seat: int) -> int:
+    """Teahouse 1 / Tavern 3 / Upkeep 1d-1e: your Servants on the district's Display Track."""
     return sum(1 for _, owner in s.displays[district] if owner == seat)
 
 
@@ -257,19 +267,23 @@ def reachable_cities(s: State, seat: int) -> list[str]:
 
 
 def affordable(s: State, seat: int) -> list[str]:
+    """Publish a Portfolio i: unpublished Portfolios whose Ideas cost (of their type) you can pay."""
     p = s.p[seat]
     return [pid for pid in p.unpublished if p.ideas[C.PORTFOLIOS[pid]["type"]] >= C.PORTFOLIOS[pid]["cost"]]
 
 
 def muses_shown(s: State) -> list[str]:
+    """Parlour: the Muse Tiles on display (a hired Muse's space is refilled from the stack)."""
     return [m for m in s.muses if m is not None]
 
 
 def river_boats(s: State) -> list[int]:
+    """Boat Tiles on the Long River Boards (below the districts)."""
     return [b for b in s.river if b >= 0]
 
 
 def stack_available(s: State) -> bool:
+    """Society 5: a Portfolio can still be drawn (an exhausted Age 1 stack gives the Age 2 one)."""
     return bool(s.stack or s.bottom or (s.portfolio_age == 1 and not s.age2_formed))
 
 
@@ -390,6 +404,8 @@ def replenish_display(c: Ctx) -> None:
 
 
 def draw_from_stack(c: Ctx) -> str | None:
+    """The top (random: the stack is unordered) Portfolio Tile of the stack, refreshed tiles last
+    ("discard them facedown ... to the bottom"); B6, B18 and the Bot draw this way."""
     s = c.s
     if not s.stack and not s.bottom:
         if s.portfolio_age == 1 and not s.age2_formed:
@@ -411,22 +427,29 @@ def publish(c: Ctx, seat: int, pid: str, where: str) -> None:
     if s_power(c, seat) == "acclaim":  # A04/A09: double payout
         payout = {k: 2 * v for k, v in payout.items()}
     gain(c, seat, payout, "publishing payout")
+    if c.s.phase == "income" and d["income"].get("coin"):
+        # Upkeep 1a: a Drama published during your Personal Income (B03 -> Shop A1/B1, B20) has
+        # not given its income yet ("any order to your benefit"): its Coins come at once.
+        x = 2 if s_power(c, seat) == "royalty" else 1  # A06/A08: double income
+        gain(c, seat, {"coin": x * d["income"]["coin"]}, "drama income")
     if where in ("teahouse", "tavern") and c.s.display_supply[d["type"]] > 0:
         c.emit(DisplayTileAdded(district=where, kind=d["type"], seat=seat))
 
 
 def s_power(c: Ctx, seat: int) -> str | None:
+    """List of Talent Powers: the player's power (never in a plain Chapter 1 game)."""
     return power(c.s, seat) if c.s.config is not None else None
 
 
-def start_special(c: Ctx, seat: int) -> None:
-    """Activate Special Action: the Shop the pointer points to (side B/C: choose one of two)."""
+def start_special(c: Ctx, seat: int, visit: bool = False) -> None:
+    """Activate Special Action: the Shop the pointer points to (side B/C: choose one of two).
+    ``visit``: during a visit of the Travel or Temple Fair district (A03/A05 double a City Bonus)."""
     s = c.s
     spaces = pointed(s)
     if len(spaces) == 1:
-        start_shop(c, seat, s.shops[spaces[0]])
+        start_shop(c, seat, s.shops[spaces[0]], visit)
     else:
-        c.push("pick_shop", seat)
+        c.push("pick_shop", seat, "visit" if visit else "")
 
 
 def place_on_muse(c: Ctx, seat: int, muse: str, bonus: bool) -> None:
@@ -441,47 +464,48 @@ def place_on_muse(c: Ctx, seat: int, muse: str, bonus: bool) -> None:
             c.emit(MuseRevealed(muse=c.rng.choice(c.s.muse_stack)))
 
 
-def start_shop(c: Ctx, seat: int, shop: str) -> None:
-    """Temple Fair shop actions, side A."""
+def start_shop(c: Ctx, seat: int, shop: str, visit: bool = True) -> None:
+    """Shop Actions A1-A6 and Advanced Shop Actions B1-B6 (every optional one can be passed)."""
     s = c.s
-    if shop == "A1":
+    if shop == "A1":  # Printing Press: may take 1 Idea, then may publish (no Display Track)
         c.push("publish", seat, "A1")
         c.push("idea", seat, "A1")
-    elif shop == "A2":
-        if reachable_cities(s, seat):
-            c.push("travel", seat, "peddler")
-    elif shop == "A3":
+    elif shop == "A2":  # Peddler: the Travel action without cost, only Idea City Bonuses
+        if reachable_cities(s, seat):  # "peddler": within a Travel / Temple Fair visit (A03/A05)
+            c.push("travel", seat, "peddler" if visit else "peddler_away")
+    elif shop == "A3":  # Gift Shop: a Servant on any Muse (no bonus), then its Assistant Power
         if muses_shown(s):
             c.push("muse", seat, "gift")
-    elif shop == "A4":
+    elif shop == "A4":  # Boatman: may pay 1 Coin for a Servant on any Boat Tile
         if s.p[seat].coins >= cost(s, seat, 1) and river_boats(s):
             c.push("boat", seat, "A4")
-    elif shop == "A5":
+    elif shop == "A5":  # Liquor Shop: gain 1 Spirits Tile (6 in the box)
         if s.spirits_supply > 0:
             c.emit(SpiritsTileTaken(seat=seat))
-    elif shop == "A6":
+    elif shop == "A6":  # Calligraphy Shop: may refresh for free, may take 1 revealed Portfolio
         if s.display or stack_available(s):
             c.push("take_portfolio", seat, "A6")
-    elif shop == "B1":
+    elif shop == "B1":  # Printing Press: may pay 1 Coin to publish in the Teahouse or Tavern
         if s.p[seat].coins >= cost(s, seat, C.B1_COST) and affordable(s, seat):
             c.push("publish", seat, "B1")
-    elif shop == "B2":
+    elif shop == "B2":  # Peddler: exchange up to 2 used/drafted tiles with track tiles
         if s.p[seat].used or s.p[seat].drafted:
             c.push("swap_tile", seat, "B2", 2)
-    elif shop == "B3":
+    elif shop == "B3":  # Gift Shop: exchange up to 3 Idea Tiles
         if sum(s.p[seat].ideas.values()) > 0:
             c.push("exchange", seat, "B3", 3)
-    elif shop == "B4":
+    elif shop == "B4":  # Boatman: move 1 of your Servants to another Boat Tile
         if my_boats(s, seat) and len(river_boats(s)) > 1:
             c.push("boat_move", seat, "B4")
-    elif shop == "B5":
+    elif shop == "B5":  # Liquor Shop: gain 5 Coins
         gain(c, seat, {"coin": C.B5_COINS}, "liquor shop")
-    elif shop == "B6":
+    elif shop == "B6":  # Calligraphy Shop: up to 2 Portfolio Tiles from the top of the stack
         if stack_available(s):
             c.push("stack_draw", seat, "B6", 2)
 
 
 def my_boats(s: State, seat: int) -> list[int]:
+    """Boat Tiles with a Servant of yours (Shop B4, Assistant B14)."""
     return [b for b in river_boats(s) if any(sp[0] == seat for sp in s.boats[b].spaces)]
 
 
@@ -493,6 +517,7 @@ def can_take_exam(s: State, seat: int) -> bool:
 
 
 def can_activate(s: State, seat: int, a: str) -> bool:
+    """List of Assistant Powers: whether the power can be used now (its Coins payable, a target)."""
     p = s.p[seat]
     if a == "B03":
         return p.coins >= 1
@@ -574,7 +599,7 @@ def activate(c: Ctx, seat: int, a: str, income: bool) -> None:
         c.push("publish", seat, "B20")
 
 
-def discard_rightmost(c: Ctx, seat: int, slot: int = 0) -> None:
+def discard_rightmost(c: Ctx, seat: int, slot: int = 0, visit: bool = False) -> None:
     """Player Turn 2: discard the rightmost Action Tile (2-player variant: any) and gain its
     Discard Bonus (Advanced Action Tiles: a Portfolio from the Society, a Special Action)."""
     p = c.s.p[seat]
@@ -587,10 +612,11 @@ def discard_rightmost(c: Ctx, seat: int, slot: int = 0) -> None:
             if icon == "portfolio" and c.s.display:
                 c.push("take_portfolio", seat, "bonus")
             elif icon == "special":
-                start_special(c, seat)
+                start_special(c, seat, visit)
 
 
 def needs_frames(tile: str | None) -> bool:
+    """Advanced Action Tiles: a "Gain 1 Portfolio" / "Activate Special Action" Discard Bonus."""
     return tile is not None and any(b in ("portfolio", "special") for b in C.ACTION_TILES[tile]["bonus"])
 
 
@@ -607,6 +633,7 @@ def place_vassal(c: Ctx, seat: int, tile: str | None) -> None:
 
 
 def send_vassal(c: Ctx, seat: int, d: str) -> None:
+    """2-Player Rules: "If the district is full, place the vassal's Scholar in the Rest Area"."""
     full = len(c.s.tracks[d]) >= C.SCHOLAR_SPACES
     c.emit(ScholarPlaced(seat=seat + c.s.players, district=C.REST if full else d))
 
@@ -627,7 +654,7 @@ def after_choice(c: Ctx, seat: int, d: str, slot: int) -> None:
     defer = needs_frames(tile) or (s.cfg.vassals and tile is not None and len(C.ACTION_TILES[tile]["districts"]) > 1)
     if defer:
         c.push("district", seat, d)
-    discard_rightmost(c, seat, slot)
+    discard_rightmost(c, seat, slot, d in ("travel", "temple_fair"))
     c.emit(ScholarPlaced(seat=seat, district=d))
     place_vassal(c, seat, tile)
     if not defer:
@@ -635,32 +662,34 @@ def after_choice(c: Ctx, seat: int, d: str, slot: int) -> None:
 
 
 def start_district(c: Ctx, seat: int, d: str) -> None:
-    """District Actions (side A)."""
+    """Player Turn 3, Perform District Action (District Actions; side B extras are in the frames)."""
     s = c.s
-    if d == "society":
+    if d == "society":  # Society 1: Player Marker on the Next Round Turn Order Track (once a round)
         if not s.p[seat].society_visited:
             c.emit(OrderMarkerPlaced(seat=seat))
         c.push("society", seat)
-    elif d == "teahouse":
+    elif d == "teahouse":  # Teahouse 1: 1 Coin per Servant on its Display Track; then 2a / 2b
         x = 2 if s_power(c, seat) == "patron" else 1  # A02/A11: double
         gain(c, seat, {"coin": x * servants_on_display(s, "teahouse", seat)}, "teahouse servants")
         c.push("publish_or_inspire", seat, "teahouse")
-    elif d == "tavern":
+    elif d == "tavern":  # Tavern 1-3: pay 1 Coin, Spirit +1, 1 VP per Servant; then 4a / 4b
         x = 2 if s_power(c, seat) == "patron" else 1
         gain(c, seat, {"coin": -cost(s, seat, 1), "spirit": 1}, "tavern")
         gain(c, seat, {"vp": x * servants_on_display(s, "tavern", seat)}, "tavern servants")
         c.push("publish_or_inspire", seat, "tavern")
-    elif d == "parlour":
+    elif d == "parlour":  # Parlour 1-3: pay 1 Coin, Spirit +1, a Servant on a Muse
         gain(c, seat, {"coin": -cost(s, seat, 1), "spirit": 1}, "parlour")
         c.push("muse", seat, "parlour")
-    elif d == "travel":
+    elif d == "travel":  # Travel 1-4
         c.push("travel", seat, "district")
-    elif d == "temple_fair":
+    elif d == "temple_fair":  # Temple Fair: move, Passing Bonus, Shop
         c.push("fair", seat, "district")
 
 
 def can_visit(s: State, seat: int, slot: int, district: str) -> str | None:
-    """Why the district cannot be visited with the tile in ``slot`` (None if it can)."""
+    """Player Turn 1: why the district cannot be visited with the tile in ``slot`` (None if it can):
+    a full Scholar Track, or Coins (Discard Bonus included, Player Turn 2) short of the Parlour,
+    Tavern or Travel cost."""
     p = s.p[seat]
     if len(s.tracks[district]) >= C.SCHOLAR_SPACES:
         return "district_full"
@@ -673,6 +702,8 @@ def can_visit(s: State, seat: int, slot: int, district: str) -> str | None:
 
 
 def can_visit_with(s: State, seat: int, district: str, coins: int) -> str | None:
+    """Player Turn 1: "You can not visit the Parlour, Tavern, or Travel districts if you do not
+    have enough coins" (A10 Kou Baimen: any district with 0 Coins)."""
     if coins < cost(s, seat, C.DISTRICT_COST.get(district, 0)):
         return "insufficient_coins"
     if district == "parlour" and not muses_shown(s):
@@ -696,6 +727,7 @@ def _after_turn(c: Ctx, f: Frame) -> None:
 
 
 def _district(c: Ctx, f: Frame) -> None:
+    """Player Turn 3, after the Discard Bonus / vassal decisions were made."""
     c.emit(StepEnded())
     start_district(c, f.seat, f.arg)
 
@@ -704,6 +736,7 @@ AUTO = {"after_turn": _after_turn, "district": _district}
 
 
 def _phase_start(c: Ctx) -> None:
+    """Game Setup steps 13-14: starting Portfolios, then the Talent draft (chapters 2-6)."""
     s = c.s
     for seat in reversed(s.order):  # assumed: starting portfolios are chosen in reverse turn order
         if seat < s.players and not s.p[seat].unpublished:
@@ -724,6 +757,8 @@ def _phase_start(c: Ctx) -> None:
 
 
 def _phase_actions(c: Ctx) -> None:
+    """I. Action Phase: in Turn Order, a turn each until everyone has taken 3 turns or has no
+    unused Scholar (a Mandatory Rest skips the 3rd); Player Turn 5, Next Player."""
     s = c.s
     n = len(s.order)
     for pos in range(s.turn_pos, 3 * n):
@@ -768,6 +803,7 @@ def _phase_income(c: Ctx) -> None:
 
 
 def _income_moves(s: State, seat: int) -> list:
+    """Upkeep 1b (Novels, 1 Novel Idea each) and 1c (Assistant Powers), each once per round."""
     p = s.p[seat]
     moves: list = []
     if p.ideas["novel"] >= 1:
@@ -778,7 +814,8 @@ def _income_moves(s: State, seat: int) -> list:
 
 
 def _phase_boats(c: Ctx) -> None:
-    """Upkeep 2, Resolve Boats."""
+    """Upkeep 2, Resolve Boats: Servants from each Scholar Track, right to left (not the Rest
+    Area); slide the boats; the majority (ties: further right) chooses the Scoring Trend."""
     s = c.s
     for i, d in enumerate(s.districts):
         boat = s.river[i]
@@ -801,6 +838,7 @@ def _phase_boats(c: Ctx) -> None:
 
 
 def _phase_trend(c: Ctx) -> None:
+    """Upkeep 2: the trend was chosen; on to Draft New Action Tiles."""
     c.emit(PhaseBegan(phase="draft", round=c.s.round))
 
 
@@ -813,6 +851,7 @@ def draft_order(s: State) -> list[int]:
 
 
 def _phase_draft(c: Ctx) -> None:
+    """Upkeep 3, Draft New Action Tiles (Rounds 1-4; in Rounds 5-6 the Scholars just return)."""
     s = c.s
     if s.round in C.DRAFT_ROUNDS:
         c.emit(PhaseBegan(phase="drafting", round=s.round, queue=draft_order(s)))
@@ -821,6 +860,7 @@ def _phase_draft(c: Ctx) -> None:
 
 
 def _phase_drafting(c: Ctx) -> None:
+    """Upkeep 3: the leftmost Scholar's player drafts, until every Scholar is recovered."""
     s = c.s
     if s.draft_queue and s.upkeep_tiles:
         c.push("draft", s.draft_queue[0])
@@ -829,7 +869,8 @@ def _phase_drafting(c: Ctx) -> None:
 
 
 def _phase_events(c: Ctx) -> None:
-    """Upkeep 4, Upkeep Events."""
+    """Upkeep 4, Upkeep Events: a. Refill Action Tiles (Rounds 1-3), b. Public Scoring (2, 4, 6),
+    c. Refill Draw Bags (2, 4), d. Swap Age 2 Portfolio Tiles (3), e. Game Ends (6)."""
     s = c.s
     r = s.round
     if r in C.REFILL_AGE:
@@ -858,6 +899,13 @@ def _phase_events(c: Ctx) -> None:
     if r == C.ROUNDS:
         from .scoring import final_scoring
 
+        if any(s.boats[b].goal == "G" for b in river_boats(s)):
+            # Spirits Tiles ("anytime") before Final Scoring when Goal G scores the Spirit Level:
+            # using them can only raise the holder's score (none is wasted at Spirit 6).
+            for seat in range(scorers(s)):
+                while s.p[seat].spirits_tiles > 0 and s.p[seat].spirit < C.SPIRIT_MAX:
+                    c.emit(SpiritsTileUsed(seat=seat))
+                    gain(c, seat, {"spirit": 3}, "spirits tile")
         c.emit(FinalScored(breakdown=final_scoring(s)))
         return
     c.emit(PhaseBegan(phase="board", round=r))
@@ -889,6 +937,7 @@ def _phase_spirits(c: Ctx) -> None:
 
 
 def _phase_mandatory(c: Ctx) -> None:
+    """Upkeep 6 / Mandatory Rest: at Spirit 0 a Rest action at once (a Spirits Tile may prevent it)."""
     s = c.s
     if s.mandatory:
         seat = s.mandatory[0]
@@ -923,6 +972,7 @@ def advance(c: Ctx) -> None:
 
 # --- who acts, what is legal ----------------------------------------------------------------------
 def to_act(state: State) -> list[int]:
+    """The seat of the pending decision (one decision at a time)."""
     if state.finished or not state.steps:
         return []
     return [state.steps[-1].seat]
@@ -932,20 +982,21 @@ IDEA_PAIRS = [list(p) for p in combinations_with_replacement(C.IDEAS, 2)]
 
 
 def frame_moves(s: State, seat: int, f: Frame) -> list:  # noqa: C901
+    """Every legal answer to the pending step (each branch names its rulebook section)."""
     p = s.p[seat]
     k = f.kind
-    if k == "pick_start":
+    if k == "pick_start":  # Game Setup: starting Portfolio
         return [ChooseStartingPortfolio(portfolio=pid) for pid in s.offer]
-    if k == "turn":
+    if k == "turn":  # Player Turn 1 (a visit) or Rest (always allowed: "or you do not wish to")
         moves: list = []
         for slot, tile in enumerate(p.track):
             for d in C.ACTION_TILES[tile]["districts"]:
                 if can_visit(s, seat, slot, d) is None:
                     moves.append(VisitDistrict(slot=slot, district=d))
         return moves + [Rest(slot=slot) for slot in range(len(p.track))]
-    if k == "mandatory_rest":
+    if k == "mandatory_rest":  # Mandatory Rest
         return [Rest(slot=slot) for slot in range(len(p.track))]
-    if k == "society":
+    if k == "society":  # Society 2 (refresh) and 3a-3d
         moves = []
         if p.coins >= cost(s, seat, 1) and not p.refreshed and s.display:
             moves.append(RefreshPortfolios())
@@ -955,91 +1006,92 @@ def frame_moves(s: State, seat: int, f: Frame) -> list:  # noqa: C901
         if s.cfg.exam and can_take_exam(s, seat):
             moves.append(TakeExam())
         return moves
-    if k == "society_extra":
+    if k == "society_extra":  # A13/A15: 1 more Portfolio or Idea Tile
         return [TakePortfolio(portfolio=pid) for pid in s.display] + [TakeIdea(idea=i) for i in C.IDEAS] + [Pass()]
-    if k == "exam_portfolios":
+    if k == "exam_portfolios":  # Imperial Exam
         return [DiscardPortfolio(portfolio=pid) for pid in sorted(set(p.unpublished))]
     if k == "exam_ideas":
         return [PayIdea(idea=i) for i in C.IDEAS if p.ideas[i] > 0]
-    if k == "pick_talent":
+    if k == "pick_talent":  # Talent draft (setup step 14)
         return [ChooseTalent(talent=t) for t in s.talent_offer]
-    if k == "pick_shop":
+    if k == "pick_shop":  # Special Action Pointer B & C
         return [ChooseShop(shop=s.shops[i]) for i in pointed(s)]
-    if k == "vassal":
+    if k == "vassal":  # 2-Player Rules: vassal district on a two-district tile
         return [SendVassal(district=d) for d in C.ACTION_TILES[f.arg]["districts"]]
-    if k == "discard":
+    if k == "discard":  # 2P Advance Variant: tiles whose bonus still pays the visit
         if f.arg == C.REST:
             return [DiscardTile(slot=slot) for slot in range(len(p.track))]
         return [DiscardTile(slot=slot) for slot, t in enumerate(p.track)
                 if can_visit_with(s, seat, f.arg, p.coins + coins_in(C.ACTION_TILES[t]["bonus"])) is None]
-    if k == "stack_draw":
+    if k == "stack_draw":  # Shop B6
         return [DrawPortfolio(), Pass()] if stack_available(s) else [Pass()]
-    if k == "publish_or_inspire":
+    if k == "publish_or_inspire":  # Teahouse 2 / Tavern 4: a. Publish or b. Draw Inspiration
         return [Publish(portfolio=pid) for pid in affordable(s, seat)] + [DrawInspiration()]
-    if k == "muse":
+    if k == "muse":  # Parlour 3 (mandatory); Charm, A13/A15, Gift Shop optional
         moves = [PlaceServant(muse=m) for m in muses_shown(s)]
         return moves + [Pass()] if f.arg in ("gift", "charm", "talent") or not moves else moves
-    if k == "assistant_offer":
+    if k == "assistant_offer":  # Shop A3 Gift Shop: may activate the Assistant Power
         return ([ActivateAssistant(assistant=f.arg)] if can_activate(s, seat, f.arg) else []) + [Pass()]
-    if k == "travel":
+    if k == "travel":  # Travel 1a/1b (cost payable), Peddler (optional), B13
         cities = reachable_cities(s, seat)
         if f.arg == "district":
             cities = [city for city in cities if cost(s, seat, C.CITY_COST[city]) <= p.coins]
         moves = [TravelTo(city=city) for city in cities]
         if f.arg == "district" and s.cfg.artisans and reachable_cities(s, seat):  # Traveling Artisans
             moves += [PublishToTravel(portfolio=pid) for pid in affordable(s, seat)]
-        return moves + [Pass()] if f.arg == "peddler" or not moves else moves
-    if k == "take_portfolio":
+        return moves or [Pass()]  # Shop A2 Peddler: "Take the Travel district action" (not optional)
+    if k == "take_portfolio":  # Gain 1 Portfolio icon, City Bonus, Shop A6, B17
         moves = [TakePortfolio(portfolio=pid) for pid in s.display]
         if f.arg == "A6":
             if f.n == 0 and (s.display or stack_available(s)):
                 moves.insert(0, RefreshPortfolios())
             moves.append(Pass())
         return moves or [Pass()]
-    if k == "fair":
+    if k == "fair":  # Temple Fair a-c (one direction); B05: 1 space
         if f.arg == "B05":
             return [MoveServant(distance=1, clockwise=True), MoveServant(distance=1, clockwise=False)]
         return [MoveServant(distance=d, clockwise=cw) for d, price in C.FAIR_MOVES.items()
                 if cost(s, seat, price) <= p.coins for cw in (True, False)]
-    if k == "idea":
+    if k == "idea":  # Shop A1 / Assistant B06: 1 Idea of any type
         return [TakeIdea(idea=i) for i in C.IDEAS]
-    if k == "publish" and f.arg == "B1":
+    if k == "publish" and f.arg == "B1":  # Advanced Shop B1 Printing Press
         if p.coins < cost(s, seat, C.B1_COST):
             return [Pass()]
         return [PublishIn(portfolio=pid, district=d) for pid in affordable(s, seat) for d in ("teahouse", "tavern")] + [Pass()]
-    if k == "publish":
+    if k == "publish":  # Shop A1 (optional) / Assistant B20
         moves = [Publish(portfolio=pid) for pid in affordable(s, seat)]
         return moves + [Pass()] if f.arg == "A1" or not moves else moves
-    if k == "boat":
+    if k == "boat":  # Shop A4 (optional) / B07: any Boat Tile on the river
         moves = [PlaceOnBoat(boat=b) for b in sorted(river_boats(s))]
         return moves + [Pass()] if f.arg == "A4" or not moves else moves
-    if k == "boat_move":
+    if k == "boat_move":  # Shop B4 / Assistant B14
         mine = [b for b in river_boats(s) if any(sp[0] == seat for sp in s.boats[b].spaces)]
         moves = [MoveBoatServant(from_boat=a, to_boat=b) for a in sorted(mine) for b in sorted(river_boats(s)) if a != b]
         return moves + [Pass()] if f.arg == "B4" or not moves else moves
-    if k == "exchange" and f.arg == "B3":
+    if k == "exchange" and f.arg == "B3":  # Advanced Shop B3 Gift Shop
         return [ExchangeIdeas(give=[g], take=[t]) for g in C.IDEAS if p.ideas[g] > 0 for t in C.IDEAS if t != g] + [Pass()]
-    if k == "exchange":
+    if k == "exchange":  # Assistant B08: any 2 Ideas for 2 of any type(s)
         owned = [i for i in C.IDEAS for _ in range(min(2, p.ideas[i]))]
         gives = sorted({tuple(sorted(g)) for g in combinations(owned, 2)})
         return [ExchangeIdeas(give=list(g), take=t) for g in gives for t in IDEA_PAIRS] or [Pass()]
-    if k == "swap_tile":
+    if k == "swap_tile":  # Assistant B12 / Advanced Shop B2 Peddler
         tiles = sorted(set(p.used + p.drafted))
         if not p.track:
             moves = [SwapActionTile(tile=t, slot=-1) for t in tiles]
         else:
             moves = [SwapActionTile(tile=t, slot=slot) for t in tiles for slot in range(len(p.track))]
         return moves + [Pass()] if f.arg == "B2" or not moves else moves
-    if k == "income":
+    if k == "income":  # Upkeep 1, Personal Income
         return _income_moves(s, seat) + [EndIncome()]
-    if k == "trend":
+    if k == "trend":  # Upkeep 2: the boat winner chooses
         return [ChooseTrend(trend=t) for t in s.boats[s.upkeep_boat].trends]
-    if k == "draft":
+    if k == "draft":  # Upkeep 3: any tile on the Upkeep board
         return [DraftTile(tile=t) for t in sorted(set(s.upkeep_tiles))]
     return []
 
 
 def legal_moves(state: State, seat: int) -> list:
+    """The pending step's answers, plus a Spirits Tile ("anytime"; not at Spirit 6)."""
     if state.finished or not state.steps:
         return []
     top = state.steps[-1]
@@ -1139,8 +1191,8 @@ def diagnose(s: State, seat: int, f: Frame, command) -> RuleViolation:  # noqa: 
         return violation("bad_idea", "choose Idea types among drama, novel and painting you can pay", "Idea Tiles")
     if isinstance(command, Publish):
         if command.portfolio not in p.unpublished:
-            return violation("not_your_portfolio", "you have no such unpublished Portfolio", "Teahouse")
-        return violation("insufficient_ideas", "you cannot pay the Ideas cost", "Teahouse")
+            return violation("not_your_portfolio", "you have no such unpublished Portfolio", "Publish a Portfolio")
+        return violation("insufficient_ideas", "you cannot pay the Ideas cost", "Publish a Portfolio")
     if isinstance(command, PlaceServant):
         return violation("no_such_muse", "that Muse is not in the Parlour", "Parlour")
     if isinstance(command, TravelTo):
@@ -1166,7 +1218,8 @@ def diagnose(s: State, seat: int, f: Frame, command) -> RuleViolation:  # noqa: 
     if isinstance(command, TakeExam):
         return violation("cannot_take_exam", "the exam needs unpublished Portfolios and Ideas you do not have (or you are a Gongshi)", "Imperial Exam")
     if isinstance(command, (DiscardPortfolio, PublishToTravel, PublishIn)):
-        return violation("not_your_portfolio", "choose an unpublished Portfolio you can use", "Imperial Exam")
+        rule = {DiscardPortfolio: "Imperial Exam", PublishToTravel: "Traveling Artisans"}.get(type(command), "Shop Actions B1")
+        return violation("not_your_portfolio", "choose an unpublished Portfolio you can use", rule)
     if isinstance(command, PayIdea):
         return violation("insufficient_ideas", "you have no Idea of that type", "Imperial Exam")
     if isinstance(command, ChooseTalent):

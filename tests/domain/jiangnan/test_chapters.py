@@ -8,6 +8,7 @@ from domain.jiangnan import components as C
 from domain.jiangnan.commands import *  # noqa: F403
 from domain.jiangnan.rules import boat_ranking, metric, pointed
 from domain.jiangnan.scoring import final_scoring
+from domain.jiangnan.state import Frame
 from domain.kernel import Rng
 from tests.support import given_state
 
@@ -399,3 +400,51 @@ def test_scoring_goals_g_to_l(goal, first, second):
     state.p[1].published = ["B4", "B5"]
     out = final_scoring(state)
     assert out[0]["goals"] == first and out[1]["goals"] == second and out[2]["goals"] == 0
+
+
+def test_spirits_tiles_are_used_before_final_scoring_when_goal_g_counts_spirit():
+    """Spirit Level Track: a Spirits Tile may be discarded "anytime" for +3 Spirit.  Goal G scores
+    the Spirit Level at the end: every held Spirits Tile is used before Final Scoring (it can only
+    raise the holder's score; none is wasted at Spirit 6)."""
+    state = upkeep(opened(players=3, chapter=2), "events", 6)
+    for b in state.boats:
+        b.goal, b.spaces = None, [[-1, 0]] * 4
+    boat = state.river[0]
+    state.boats[boat].goal = "G"
+    state.boats[boat].spaces = [[0, 3], [1, 2], [-1, 0], [-1, 0]]
+    state.p[0].spirit, state.p[0].spirits_tiles = 6, 1
+    state.p[1].spirit, state.p[1].spirits_tiles = 1, 2
+    events, after = run(state)
+    assert types(events)[1:5] == ["SpiritsTileUsed", "ResourcesChanged", "SpiritsTileUsed", "ResourcesChanged"]
+    assert after.finished and after.p[1].spirit == 6 and after.p[1].spirits_tiles == 0
+    assert after.p[0].spirits_tiles == 1  # already at 6: kept
+    assert after.final[0]["goals"] == 4 * 6 and after.final[1]["goals"] == 2 * 6
+
+
+def test_wanderer_doubles_a_peddler_city_bonus_only_during_a_travel_or_temple_fair_visit():
+    """A03/A05: "When you visit the Travel or Temple Fair district, gain double ... for the City
+    Bonus".  The Peddler (A2) from the Temple Fair doubles; from B03 in Upkeep it does not."""
+    from domain.jiangnan.events import ResourcesChanged, StepEnded, Travelled
+
+    state = at(opened(players=4, chapter=2), 0, "fair", "district")
+    state.p[0].talent, state.p[0].fair = "A05", 0
+    state.shops = ["A1", "A2", "A5", "A3", "A4", "A6"]
+    state.travel["A1"] = "T01"  # a Novel Idea
+    _, visit = play(state, 0, MoveServant(distance=1, clockwise=True))
+    assert visit.steps[-1].arg == "peddler"
+    visit.p[0].spirit = 3
+    assert given_state(GAME, visit).when(0, TravelTo(city="A1")).events()[:4] == [
+        StepEnded(), ResourcesChanged(seat=0, why="travel", spirit=1), Travelled(seat=0, city="A1"),
+        ResourcesChanged(seat=0, why="city bonus", novel=2),
+    ]
+    state = upkeep(opened(players=4, chapter=2), "income")
+    state.steps = [Frame(kind="income", seat=0)]
+    state.p[0].talent, state.p[0].assistants, state.p[0].spirit = "A05", ["B03"], 4
+    state.shops[state.pointer] = "A2"
+    state.travel["A1"] = "T01"
+    _, away = play(state, 0, ActivateAssistant(assistant="B03"))
+    assert away.steps[-1].arg == "peddler_away"
+    assert given_state(GAME, away).when(0, TravelTo(city="A1")).events()[:4] == [
+        StepEnded(), ResourcesChanged(seat=0, why="travel", spirit=1), Travelled(seat=0, city="A1"),
+        ResourcesChanged(seat=0, why="city bonus", novel=1),
+    ]

@@ -230,7 +230,8 @@ def test_shop_a2_peddler_and_a4_boatman():
     state.shops = ["A1", "A2", "A4", "A3", "A5", "A6"]
     state.travel["B1"] = "T10"
     _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
-    assert Pass() in GAME.legal_moves(after, 0)
+    assert Pass() not in GAME.legal_moves(after, 0)  # "Take the Travel district action" (not "you may")
+    given_state(GAME, after).when(0, Pass()).raises("not_optional")
     _, after = play(after, 0, TravelTo(city="B1"))
     assert after.p[0].coins == 3 and after.p[0].cities == ["B1"] and after.steps[-1].kind != "take_portfolio"
     _, boat = play(state, 0, MoveServant(distance=2, clockwise=True))

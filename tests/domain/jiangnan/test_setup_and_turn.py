@@ -158,3 +158,21 @@ def test_given_folds_setup_events():
     state, events = GAME.start(JiangnanOptions(players=4), "fold")
     assert given(GAME, events, JiangnanOptions(players=4)).state == state
     assert GAME.to_act(state) == [3] and types(events)[0] == "GameSetUp"
+
+
+def test_rejections_reveal_neither_the_stack_nor_a_bag():
+    """Hidden information: a Portfolio in the stack and one nobody can see are refused alike, and
+    another seat's legal moves are empty (a bag's tiles never appear in a message)."""
+    from domain.jiangnan.commands import TakePortfolios
+
+    state = at(started(), 0, "society")
+    hidden, held = state.stack[0], state.p[1].unpublished[0]
+    shown = state.display[0]
+    a = given_state(GAME, state).when(0, TakePortfolios(portfolios=[shown, hidden])).raises("portfolio_not_displayed")
+    b = given_state(GAME, state).when(0, TakePortfolios(portfolios=[shown, held])).raises("portfolio_not_displayed")
+    assert str(a) == str(b) and hidden not in str(a)
+    assert GAME.legal_moves(state, 1) == []
+    given_state(GAME, state).when(1, DrawInspiration()).raises("not_your_turn")
+    bag_tile = state.p[0].bag[0]
+    msg = str(given_state(GAME, state).when(0, VisitDistrict(slot=9, district="society")).raises("not_now"))
+    assert bag_tile not in msg

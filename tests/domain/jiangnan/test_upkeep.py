@@ -357,3 +357,28 @@ def test_trend_choice_then_drafting_begins_exact_events():
     ])
     given_state(GAME, state).when(2, ChooseTrend(trend="drama")).raises("no_such_trend")
     given_state(GAME, state).when(1, ChooseTrend(trend="gold")).raises("not_your_turn")
+
+
+# --- audit fixes (jiangnan-2) -------------------------------------------------------------------
+def test_a_drama_published_during_personal_income_pays_its_coin_income():
+    """Upkeep 1: "Each tile may only be activated once per round. You may activate them in any
+    order to your benefit" - a Drama published through B03 (Shop A1 Printing Press) during
+    Personal Income has not given its income yet: its Coins come at once."""
+    from domain.jiangnan.events import PortfolioPublished, ResourcesChanged, StepEnded
+    from tests.support import given_state as given
+
+    state = income_with("B03")
+    state.shops[state.pointer] = "A1"
+    state.p[0].unpublished = ["B1"]
+    state.p[0].ideas["drama"] = 2
+    _, state = play(state, 0, ActivateAssistant(assistant="B03"))
+    _, state = play(state, 0, TakeIdea(idea="novel"))
+    assert state.steps[-1].kind == "publish"
+    after = given(GAME, state).when(0, Publish(portfolio="B1")).then([
+        StepEnded(),
+        ResourcesChanged(seat=0, why="publishing cost", drama=-2),
+        PortfolioPublished(seat=0, portfolio="B1", where="printing_press"),
+        ResourcesChanged(seat=0, why="publishing payout", vp=2),
+        ResourcesChanged(seat=0, why="drama income", coins=1),
+    ])
+    assert after.p[0].coins == 3 - 1 + 1 and after.steps[-1].kind == "income"
