@@ -61,6 +61,13 @@ def _json(body: bytes | Any, status: int = 200, headers: dict[str, str] | None =
     return Response(content=content, status_code=status, media_type=JSON, headers=headers)
 
 
+class _Versioned(msgspec.Struct):
+    version: Optional[int] = None
+
+
+_version_of = msgspec.json.Decoder(_Versioned)  # reads the version, skips the rest of the answer
+
+
 def _etag(version: int) -> str:
     return f'"{version}"'
 
@@ -235,7 +242,7 @@ def build_handlers(types: ContractTypes, *, echo: bool = False) -> list:
         service: GameService = request.app.state.service
         seat = await service.authenticate(game_id, authorization)
         structlog.contextvars.bind_contextvars(seat=seat)
-        loaded = await service.load(game_id)
+        loaded = await service.load(game_id, recall=True)
         moves = [] if seat is None or loaded.row.status != "active" else loaded.game.legal_moves(loaded.state, seat)
         return _json({"version": loaded.version, "seat": seat, "moves": moves}, headers={"ETag": _etag(loaded.version)})
 
@@ -260,7 +267,7 @@ def build_handlers(types: ContractTypes, *, echo: bool = False) -> list:
         structlog.contextvars.bind_contextvars(seat=seat)
         version = _parse_version_header(if_match, "If-Match") if if_match != "*" else None
         status, body = await service.move(game_id, seat, data, if_match=version, idempotency_key=idempotency_key)
-        new_version = msgspec.json.decode(body, type=dict).get("version")
+        new_version = _version_of.decode(body).version
         return _json(body, status, headers={"ETag": _etag(new_version)} if new_version is not None else None)
 
     @get("/v1/games/{game_id:str}/events", tags=["games"], summary="The event history after a version, redacted for the caller")

@@ -11,6 +11,10 @@ import sys
 import msgspec
 
 
+DEFAULT_SERVER = "granian"
+"""The ASGI server that served the most moves per second in ``python -m bench`` (docs/performance.md)."""
+
+
 def _serve(args: argparse.Namespace) -> int:
     stop = None
     if not os.environ.get("DATABASE_URL"):
@@ -136,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default=os.environ.get("YAMEN_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("YAMEN_PORT", "8000")))
     serve.add_argument("--workers", type=int, default=int(os.environ.get("YAMEN_WORKERS", "1")))
-    serve.add_argument("--server", choices=["granian", "uvicorn"], default=os.environ.get("YAMEN_SERVER", "granian"))
+    serve.add_argument("--server", choices=["granian", "uvicorn"], default=os.environ.get("YAMEN_SERVER", DEFAULT_SERVER))
     serve.add_argument("--data-dir", default=os.environ.get("YAMEN_DATA_DIR", ".yamen-data"), help="embedded Postgres data")
     serve.set_defaults(func=_serve)
 

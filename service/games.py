@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,6 +31,7 @@ from .store import DuplicateIdempotencyKey, EventStore, GameRow, IdempotentRespo
 log = structlog.get_logger("yamen.games")
 
 MAX_RACE_RETRIES = 32
+RECENT_STATES = 4096
 
 
 # --- what the HTTP layer returns ---------------------------------------------------------------
@@ -90,6 +92,10 @@ class GameService:
         self.clock = clock
         self._token_hashes: dict[tuple[str, int], str] = {}
         self._full_tables: dict[str, list[SeatInfo]] = {}
+        # The last state this process loaded or wrote per game (row + snapshot bytes), so a move that
+        # follows its legal-moves read skips Redis and Postgres; the append's expected version
+        # checks it, and any doubt (a conflict, a refusal) judges again on a fresh load.
+        self._recent: OrderedDict[str, tuple[GameRow, bytes]] = OrderedDict()
 
     # --- helpers ------------------------------------------------------------------------------
     def _now(self) -> datetime:
@@ -188,13 +194,16 @@ class GameService:
         return seat
 
     # --- loading ------------------------------------------------------------------------------
-    async def load(self, game_id: str) -> Loaded:
+    async def load(self, game_id: str, *, recall: bool = False) -> Loaded:
         """The current state: the cached snapshot plus the events appended after it.
 
         Any doubt about the snapshot (wrong rules version, newer than the stream, a gap, bytes
-        that do not decode) means folding from the first event instead.
+        that do not decode) means folding from the first event instead.  With *recall*, the
+        snapshot this process saw last stands in for Redis's (Postgres still says what is newer).
         """
-        snap = peek_snapshot(await self.cache.get(game_id))
+        entry = self._recent.get(game_id) if recall else None
+        blob = entry[1] if entry is not None else await self.cache.get(game_id)
+        snap = peek_snapshot(blob)
         loaded = await self.store.load(game_id, snap.version if snap is not None else 0)
         if loaded is None:
             raise Problem(404, "game_not_found", f"no game {game_id}")
@@ -213,9 +222,32 @@ class GameService:
             base_version = 0
         state = game.fold(state, (codec.decode_event(e.payload) for e in newer))
         version = newer[-1].seq if newer else base_version
+        current = blob if snap is not None and base_version == snap.version else None  # the snapshot as accepted
         if newer:
-            await self.cache.set(game_id, encode_snapshot(version, game.rules_version, state))
+            current = encode_snapshot(version, game.rules_version, state)
+            await self.cache.set(game_id, current)
+        if current is not None and version == row.version:
+            self._remember(game_id, row, current)
         return Loaded(game=game, codec=codec, row=row, state=state, version=version)
+
+    def _remember(self, game_id: str, row: GameRow, blob: bytes) -> None:
+        self._recent[game_id] = (row, blob)
+        self._recent.move_to_end(game_id)
+        if len(self._recent) > RECENT_STATES:
+            self._recent.popitem(last=False)
+
+    def _recalled(self, game_id: str) -> Loaded | None:
+        """The state this process last saw for the game (possibly stale: the append checks it)."""
+        entry = self._recent.get(game_id)
+        if entry is None:
+            return None
+        row, blob = entry
+        game, codec = self.game_of(row.kind)
+        snap = peek_snapshot(blob)
+        state = decode_state(snap, codec.state_decoder) if snap is not None and snap.version == row.version else None
+        if state is None:
+            return None
+        return Loaded(game=game, codec=codec, row=row, state=state, version=row.version)
 
     async def state_at(self, game_id: str, version: int) -> Loaded:
         """Time travel: the state right after event *version* (not cached)."""
@@ -246,36 +278,20 @@ class GameService:
             earlier = await self.store.idempotent_response(game_id, idempotency_key)
             if earlier is not None:
                 return self._replay(earlier, request_hash)
+        recall = True
         for _ in range(MAX_RACE_RETRIES):
-            loaded = await self.load(game_id)
-            game, codec, row = loaded.game, loaded.codec, loaded.row
-            if row.status == "open":
-                raise Problem(409, "game_not_started", "the game starts when every seat is taken")
-            if row.status == "finished":
-                raise Problem(409, "game_over", "the game has ended")
-            if row.rules_version != game.rules_version:
-                # A game is judged by the rules it was created with; this build has newer ones.
-                raise Problem(
-                    409, "rules_version_retired",
-                    f"this game was created under {row.rules_version}; the service now judges {game.rules_version}",
-                )
-            if if_match is not None and if_match != loaded.version:
-                raise Problem(412, "version_mismatch", f"the game is at version {loaded.version}", current_version=loaded.version)
-            if type(command) not in game.command_types:
-                raise Problem(422, "wrong_game_kind", f"{tag_of(type(command))} is not a command of {game.kind}")
+            loaded = self._recalled(game_id) if recall else None
+            fresh = loaded is None
+            if fresh:
+                loaded = await self.load(game_id)
+            recall = False  # a second attempt always reads Postgres
             try:
-                events = game.decide(loaded.state, seat, command, Rng(row.seed, loaded.version))
-            except NotYourTurn as violation:
-                raise Problem(403, violation.code, violation.message, rule=violation.rule) from None
-            except RuleViolation as violation:
-                raise Problem(422, violation.code, violation.message, rule=violation.rule) from None
+                events = self._judge(loaded, seat, command, if_match)
             except Exception:
-                # A command no rule anticipated (out-of-range values) must still be a 4xx; a crash
-                # on a move the game itself offered is a bug and stays a 500.
-                if command in game.legal_moves(loaded.state, seat):
+                if fresh:
                     raise
-                log.warning("decide_crashed_on_illegal_command", command=tag_of(type(command)))
-                raise Problem(422, "illegal_move", "this move is not among the legal moves") from None
+                continue  # judged on a remembered state: judge again on the current one
+            game, codec, row = loaded.game, loaded.codec, loaded.row
             state = game.fold(loaded.state, events)
             outcome = game.outcome(state)
             status = "finished" if outcome is not None else "active"
@@ -309,10 +325,46 @@ class GameService:
                 if earlier is None:  # pragma: no cover - the row that collided must exist
                     raise Problem(409, "idempotency_conflict", "retry the request") from None
                 return self._replay(earlier, request_hash)
-            await self.cache.set(game_id, encode_snapshot(new_version, game.rules_version, state))
+            blob = encode_snapshot(new_version, game.rules_version, state)
+            self._remember(
+                game_id, msgspec.structs.replace(row, version=new_version, last_hash=stored[-1].hash, status=status, updated_at=now), blob
+            )
+            await self.cache.set(game_id, blob)
             structlog.contextvars.bind_contextvars(version=new_version)
             return 200, response
         raise Problem(409, "too_much_contention", "the game changed too often while deciding; retry")
+
+    def _judge(self, loaded: Loaded, seat: Seat, command: Any, if_match: int | None) -> list[Event]:
+        """The command's events on *loaded*, or the Problem that refuses it."""
+        game, row = loaded.game, loaded.row
+        if row.status == "open":
+            raise Problem(409, "game_not_started", "the game starts when every seat is taken")
+        if row.status == "finished":
+            raise Problem(409, "game_over", "the game has ended")
+        if row.rules_version != game.rules_version:
+            # A game is judged by the rules it was created with; this build has newer ones.
+            raise Problem(
+                409, "rules_version_retired",
+                f"this game was created under {row.rules_version}; the service now judges {game.rules_version}",
+            )
+        if if_match is not None and if_match != loaded.version:
+            raise Problem(412, "version_mismatch", f"the game is at version {loaded.version}", current_version=loaded.version)
+        if type(command) not in game.command_types:
+            raise Problem(422, "wrong_game_kind", f"{tag_of(type(command))} is not a command of {game.kind}")
+        try:
+            events = game.decide(loaded.state, seat, command, Rng(row.seed, loaded.version))
+        except NotYourTurn as violation:
+            raise Problem(403, violation.code, violation.message, rule=violation.rule) from None
+        except RuleViolation as violation:
+            raise Problem(422, violation.code, violation.message, rule=violation.rule) from None
+        except Exception:
+            # A command no rule anticipated (out-of-range values) must still be a 4xx; a crash
+            # on a move the game itself offered is a bug and stays a 500.
+            if command in game.legal_moves(loaded.state, seat):
+                raise
+            log.warning("decide_crashed_on_illegal_command", command=tag_of(type(command)))
+            raise Problem(422, "illegal_move", "this move is not among the legal moves") from None
+        return events
 
     @staticmethod
     def _replay(earlier: IdempotentResponse, request_hash: str) -> tuple[int, bytes]:

@@ -40,10 +40,6 @@ class DuplicateIdempotencyKey(StoreError):
     """A concurrent request with the same Idempotency-Key was recorded first."""
 
 
-class _Stale(Exception):
-    pass
-
-
 class GameRow(msgspec.Struct):
     game_id: str
     kind: str
@@ -106,6 +102,62 @@ _INSERT_EVENT = (
     "INSERT INTO events (game_id, seq, type, payload, visible_to, seat, command, idempotency_key,"
     " recorded_at, prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
+
+
+_APPEND_ROW = "(%s, %s::bigint, %s, %s::json, %s::integer[], %s::integer, %s::json, %s, %s::timestamptz, %s, %s)"
+_append_statements: dict[tuple[int, bool], str] = {}
+
+
+def append_statement(n_events: int, idempotency: bool) -> str:
+    """The single statement that appends one command, in one round trip and one transaction.
+
+    The event rows go in first: two writers at the same expected version insert the same
+    ``(game_id, seq)``, the second waits on the first's index entry and then fails on the unique
+    key, so the primary key decides the race.  Only then is the games row moved on (its version
+    check is the last line of defence, as seqs are dense).  Parameters: each event's 11 columns,
+    then the idempotency row's 7 (if any), then version, last_hash, status, updated_at, game_id and
+    the expected version.
+    """
+    key = (n_events, idempotency)
+    sql = _append_statements.get(key)
+    if sql is None:
+        sql = (
+            "WITH appended AS (INSERT INTO events (game_id, seq, type, payload, visible_to, seat, command,"
+            " idempotency_key, recorded_at, prev_hash, hash) VALUES " + ", ".join([_APPEND_ROW] * n_events) +
+            " RETURNING seq)"
+        )
+        if idempotency:
+            sql += (
+                ", remembered AS (INSERT INTO idempotency (game_id, key, seat, request_hash, status_code,"
+                " response, created_at) VALUES (%s, %s, %s::integer, %s, %s::integer, %s::bytea, %s::timestamptz)"
+                " RETURNING 1)"
+            )
+        sql += (
+            ", moved AS (UPDATE games SET version = %s, last_hash = %s, status = %s, updated_at = %s"
+            " WHERE game_id = %s AND version = %s AND EXISTS (SELECT 1 FROM appended) RETURNING version)"
+            " SELECT (SELECT version FROM moved), (SELECT count(*) FROM appended)"
+        )
+        _append_statements[key] = sql
+    return sql
+
+
+def append_params(
+    game_id: str,
+    expected_version: int,
+    events: list[StoredEvent],
+    status: str,
+    now: datetime,
+    idempotency: tuple[str, "IdempotentResponse"] | None,
+) -> list:
+    """The parameters of :func:`append_statement`, in its order."""
+    params: list = []
+    for e in events:
+        params.extend(_event_params(e))
+    if idempotency is not None:
+        key, resp = idempotency
+        params.extend((game_id, key, resp.seat, resp.request_hash, resp.status_code, resp.response, now))
+    params.extend((events[-1].seq, events[-1].hash, status, now, game_id, expected_version))
+    return params
 
 
 class EventStore:
@@ -288,30 +340,16 @@ class EventStore:
         """Append one command's events atomically, if the stream is still at *expected_version*."""
         if not events:
             return
+        params = append_params(game_id, expected_version, events, status, now, idempotency)
         try:
+            # One statement, so one round trip and one (implicit) transaction.
             async with self.pool.connection() as conn:
-                async with conn.pipeline():
-                    async with conn.transaction():
-                        async with conn.cursor() as cur:
-                            # The events go in first: the (game_id, seq) key decides who won.
-                            await cur.executemany(_INSERT_EVENT, [_event_params(e) for e in events])
-                            if idempotency is not None:
-                                key, resp = idempotency
-                                await cur.execute(
-                                    "INSERT INTO idempotency (game_id, key, seat, request_hash, status_code,"
-                                    " response, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                                    (game_id, key, resp.seat, resp.request_hash, resp.status_code, resp.response, now),
-                                )
-                            await cur.execute(
-                                "UPDATE games SET version = %s, last_hash = %s, status = %s, updated_at = %s"
-                                " WHERE game_id = %s AND version = %s RETURNING version",
-                                (events[-1].seq, events[-1].hash, status, now, game_id, expected_version),
-                            )
-                            if await cur.fetchone() is None:
-                                # Unreachable while seqs are dense; kept as the last line of defence.
-                                raise _Stale()
-        except _Stale:
-            raise VersionConflict(await self._version(game_id)) from None
+                cur = await conn.execute(append_statement(len(events), idempotency is not None), params)
+                row = await cur.fetchone()
+            if row is None or row[0] is None:
+                # Unreachable: inserting seq expected+1 succeeded, so no committed event has it, and
+                # every writer moves games.version with its events in one statement.
+                raise StoreError(f"game {game_id}: events appended but the version did not move")
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "idempotency_pkey":
                 raise DuplicateIdempotencyKey(str(exc)) from exc

@@ -1,0 +1,323 @@
+"""The load generator: runs in its own process (see :mod:`bench.runner`) so the client's event
+loop never shares an interpreter with the server's.  Every entry point is a plain function taking
+and returning builtins, so it can be submitted to a ProcessPoolExecutor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from .http import Connection, header_value
+from .stats import summarize
+
+_json = msgspec.json.Decoder()
+_enc = msgspec.json.Encoder()
+
+
+def _run(coro):
+    try:
+        import uvloop  # optional: a faster client loop when installed
+
+        return uvloop.run(coro)
+    except ImportError:
+        return asyncio.run(coro)
+
+
+@dataclass
+class Window:
+    """A timed measurement window after a warm-up; requests count only if they finish inside it."""
+
+    warmup: float
+    duration: float
+    start: float = 0.0
+    end: float = 0.0
+    stop_at: float = 0.0
+    counts: dict[str, int] = field(default_factory=dict)
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+
+    cpu0: float = 0.0
+    t0: float = 0.0
+    wall: tuple[float, float] = (0.0, 0.0)
+
+    def arm(self) -> None:
+        now = time.perf_counter()
+        self.cpu0, self.t0 = time.process_time(), now
+        self.wall = (time.time() + self.warmup, time.time() + self.warmup + self.duration)
+        self.start = now + self.warmup
+        self.end = self.start + self.duration
+        self.stop_at = self.end
+
+    def running(self) -> bool:
+        return time.perf_counter() < self.stop_at
+
+    def record(self, kind: str, t0: float, t1: float) -> None:
+        if t0 >= self.start and t1 <= self.end:
+            self.counts[kind] = self.counts.get(kind, 0) + 1
+            self.latencies.setdefault(kind, []).append((t1 - t0) * 1000.0)
+
+    def result(self, kind: str) -> dict[str, Any]:
+        lat = self.latencies.get(kind, [])
+        # The load generator's own CPU use (1.0 = one core busy): near 1.0 would make it the bottleneck.
+        cpu = (time.process_time() - self.cpu0) / max(time.perf_counter() - self.t0, 1e-9)
+        return {"count": self.counts.get(kind, 0), "rps": self.counts.get(kind, 0) / self.duration, **summarize(lat),
+                "client_cpu": cpu, "window": list(self.wall)}
+
+
+async def _connections(host: str, port: int, n: int) -> list[Connection]:
+    return list(await asyncio.gather(*(Connection(host, port).open() for _ in range(n))))
+
+
+# --- echo ---------------------------------------------------------------------------------------
+ECHO_BODY = _enc.encode({"type": "yangtze.purchase_good", "market": 3, "goods": [1, 4], "pay": {"copper": 2}})
+
+
+def echo(host: str, port: int, connections: int, warmup: float, duration: float) -> dict[str, Any]:
+    async def main() -> dict[str, Any]:
+        conns = await _connections(host, port, connections)
+        w = Window(warmup, duration)
+        errors = 0
+
+        async def worker(c: Connection) -> None:
+            nonlocal errors
+            raw = c.build("POST", "/bench/echo", b"", ECHO_BODY)
+            while w.running():
+                t0 = time.perf_counter()
+                status, _, body = await c.send(raw)
+                t1 = time.perf_counter()
+                if status != 200 or len(body) < 10:
+                    errors += 1
+                w.record("echo", t0, t1)
+
+        w.arm()
+        await asyncio.gather(*(worker(c) for c in conns))
+        for c in conns:
+            await c.close()
+        return {**w.result("echo"), "errors": errors}
+
+    return _run(main())
+
+
+# --- games --------------------------------------------------------------------------------------
+@dataclass
+class Slot:
+    game_id: str
+    auth: list[bytes]
+    players: int
+    seat: int = 0
+    version: int = 0
+
+
+def _auth(token: str) -> bytes:
+    return f"Authorization: Bearer {token}\r\n".encode()
+
+
+async def _create(c: Connection, kind: str, players: int, seed: str | None = None) -> Slot:
+    body: dict[str, Any] = {"kind": kind, "options": {"players": players}}
+    if seed is not None:
+        body["seed"] = seed
+    status, _, resp = await c.request("POST", "/v1/games", b"", _enc.encode(body))
+    if status != 201:
+        raise RuntimeError(f"create failed: {status} {resp[:300]!r}")
+    doc = _json.decode(resp)
+    tokens = sorted(doc["tokens"], key=lambda t: t["seat"])
+    return Slot(doc["game_id"], [_auth(t["token"]) for t in tokens], doc["players"], 0, doc["version"])
+
+
+class MoveError(Exception):
+    pass
+
+
+async def _one_move(c: Connection, slot: Slot, rng: random.Random, w: Window | None) -> bool:
+    """Ask the seat that is (probably) to act for its legal moves, pick one uniformly, submit it.
+
+    Returns True when the game has finished.  The seat to act is learnt by asking: a seat that may
+    not act gets an empty list, and the next seat is asked (to_act is a single seat in these games).
+    """
+    path = f"/v1/games/{slot.game_id}/legal-moves"
+    for _ in range(slot.players):
+        t0 = time.perf_counter()
+        status, _, body = await c.request("GET", path, slot.auth[slot.seat])
+        t1 = time.perf_counter()
+        if w is not None:
+            w.record("legal", t0, t1)
+        if status != 200:
+            raise MoveError(f"legal-moves {status}: {body[:300]!r}")
+        moves = _json.decode(body)["moves"]
+        if moves:
+            break
+        slot.seat = (slot.seat + 1) % slot.players
+    else:
+        return True  # nobody may act: the game is over
+    move = _enc.encode(moves[rng.randrange(len(moves))])
+    t0 = time.perf_counter()
+    status, _, body = await c.request("POST", f"/v1/games/{slot.game_id}/moves", slot.auth[slot.seat], move)
+    t1 = time.perf_counter()
+    if status != 200:
+        raise MoveError(f"move {status}: {body[:300]!r}")
+    if w is not None:
+        w.record("move", t0, t1)
+    # The answer starts {"version":N,"status":...} (the service encodes that dict in this order).
+    slot.version = int(body[11 : body.index(b",", 11)])
+    return b'"status":"finished"' in body[:200]
+
+
+def moves(
+    host: str, port: int, kind: str, players: int, games: int, connections: int, warmup: float, duration: float,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """Play *games* games concurrently over *connections* keep-alive connections for a window.
+
+    Each connection owns games/connections games and makes one move in each in turn, so every game
+    is in flight all the time; a game that finishes is replaced by a new one (its creation is
+    counted apart).  Returns the window's figures and the games (with seat-0 tokens) for the reads.
+    """
+
+    async def main() -> dict[str, Any]:
+        conns = await _connections(host, port, connections)
+        per = [games // connections + (1 if i < games % connections else 0) for i in range(connections)]
+        slots: list[list[Slot]] = await asyncio.gather(
+            *(_create_many(c, kind, players, n) for c, n in zip(conns, per))
+        )
+        w = Window(warmup, duration)
+        finished = 0
+        errors: list[str] = []
+
+        async def worker(i: int, c: Connection, mine: list[Slot]) -> None:
+            nonlocal finished
+            rng = random.Random(seed * 1000 + i)
+            while w.running() and mine:
+                for k in range(len(mine)):
+                    if not w.running():
+                        break
+                    try:
+                        done = await _one_move(c, mine[k], rng, w)
+                    except MoveError as exc:
+                        errors.append(str(exc))
+                        done = True
+                    if done:
+                        finished += 1
+                        t0 = time.perf_counter()
+                        mine[k] = await _create(c, kind, players)
+                        w.record("create", t0, time.perf_counter())
+
+        w.arm()
+        await asyncio.gather(*(worker(i, c, s) for i, (c, s) in enumerate(zip(conns, slots))))
+        for c in conns:
+            await c.close()
+        flat = [s for group in slots for s in group]
+        return {
+            "move": w.result("move"),
+            "legal": w.result("legal"),
+            "create": w.result("create"),
+            "finished": finished,
+            "errors": len(errors),
+            "first_errors": errors[:3],
+            "games_in_flight": len(flat),
+            "games": [(s.game_id, s.auth[0].decode()) for s in flat],
+        }
+
+    return _run(main())
+
+
+async def _create_many(c: Connection, kind: str, players: int, n: int) -> list[Slot]:
+    return [await _create(c, kind, players) for _ in range(n)]
+
+
+# --- reads --------------------------------------------------------------------------------------
+def reads(host: str, port: int, games: list[tuple[str, str]], connections: int, warmup: float, duration: float, conditional: bool) -> dict[str, Any]:
+    """GET /v1/games/{id} as seat 0 (warm snapshot cache), or with If-None-Match (304)."""
+
+    async def main() -> dict[str, Any]:
+        conns = await _connections(host, port, connections)
+        targets = [(g, a.encode()) for g, a in games]
+        if conditional:
+            # Learn each game's ETag first (one plain GET each).
+            tagged = []
+            for i in range(0, len(targets), connections):
+                batch = targets[i : i + connections]
+                heads = await asyncio.gather(*(c.request("GET", f"/v1/games/{g}", a) for c, (g, a) in zip(conns, batch)))
+                for (g, a), (_, head, _) in zip(batch, heads):
+                    tagged.append((g, a + b"If-None-Match: " + header_value(head, b"etag") + b"\r\n"))
+            targets = tagged
+        w = Window(warmup, duration)
+        errors = 0
+        expect = 304 if conditional else 200
+
+        async def worker(i: int, c: Connection) -> None:
+            nonlocal errors
+            mine = [c.build("GET", f"/v1/games/{g}", h) for g, h in targets[i::connections]] or [
+                c.build("GET", f"/v1/games/{targets[0][0]}", targets[0][1])
+            ]
+            k = 0
+            while w.running():
+                raw = mine[k % len(mine)]
+                k += 1
+                t0 = time.perf_counter()
+                status, _, _ = await c.send(raw)
+                t1 = time.perf_counter()
+                if status != expect:
+                    errors += 1
+                w.record("get", t0, t1)
+
+        w.arm()
+        await asyncio.gather(*(worker(i, c) for i, c in enumerate(conns)))
+        for c in conns:
+            await c.close()
+        return {**w.result("get"), "errors": errors}
+
+    return _run(main())
+
+
+# --- growth -------------------------------------------------------------------------------------
+def growth(host: str, port: int, kind: str, players: int, points: list[int], samples: int, seed: str) -> dict[str, Any]:
+    """One game per point, each played over HTTP until its version first reaches the point (a game
+    that ends too early is replaced by the next seed); then *samples* warm GETs of each view on one
+    connection, the games taken in turn so that every point sees the same background load."""
+
+    async def main() -> dict[str, Any]:
+        c = await Connection(host, port).open()
+        rng = random.Random(seed)
+        games: dict[int, Slot] = {}
+        n = 0
+        for point in sorted(points):
+            while point not in games and n < 50:
+                slot = await _create(c, kind, players, seed=f"{seed}-{n}")
+                n += 1
+                done = False
+                while slot.version < point and not done:
+                    done = await _one_move(c, slot, rng, None)
+                if slot.version >= point:
+                    games[point] = slot
+        raws = {p: c.build("GET", f"/v1/games/{g.game_id}", g.auth[0]) for p, g in games.items()}
+        lat: dict[int, list[float]] = {p: [] for p in raws}
+        size: dict[int, int] = {}
+        for i in range(samples + samples // 5 + 1):  # the first fifth warms the token and snapshot caches
+            for p, raw in raws.items():
+                t0 = time.perf_counter()
+                status, _, body = await c.send(raw)
+                t1 = time.perf_counter()
+                if status != 200:
+                    raise RuntimeError(f"GET {status}")
+                if i > samples // 5:
+                    lat[p].append((t1 - t0) * 1000.0)
+                size[p] = len(body)
+        await c.close()
+        return {str(p): {"version": games[p].version, "bytes": size[p], **summarize(lat[p])} for p in raws}
+
+    return _run(main())
+
+
+# --- the database ceiling ------------------------------------------------------------------------
+def insert_ceiling(database_url: str, connections: int, pool_size: int, games: int, warmup: float, duration: float) -> dict[str, Any]:
+    """Raw psycopg appends of real event rows, one transaction per command, with the SQL shape of
+    ``EventStore.append`` (pipeline: insert the command's event rows, update the games row with an
+    expected version), at the same concurrency as the move benchmark."""
+    from .dbceiling import run
+
+    return _run(run(database_url, connections, pool_size, games, warmup, duration))

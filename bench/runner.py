@@ -1,0 +1,454 @@
+"""``python -m bench``: orchestration, medians, target ratios, the table and the JSON."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import multiprocessing
+import os
+import pathlib
+import platform
+import secrets
+import sys
+import threading
+import time
+from typing import Any
+
+import msgspec
+import psycopg
+
+from . import domain as domain_bench
+from . import loadgen
+from .server import Server
+from .stats import median
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m bench", description="Yamen performance benchmark (see docs/performance.md)")
+    p.add_argument("--quick", action="store_true", help="a few seconds, tiny counts (smoke test); targets not asserted")
+    p.add_argument("--kind", default="yangtze", help="game for the move/read benchmark (default yangtze)")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--games", type=int, default=512, help="games in flight during the move benchmark")
+    p.add_argument("--connections", type=int, default=64)
+    p.add_argument("--duration", type=float, default=5.0, help="seconds per measurement window")
+    p.add_argument("--warmup", type=float, default=1.0, help="seconds before each window")
+    p.add_argument("--repeat", type=int, default=5, help="runs per figure; the figure is their median")
+    p.add_argument("--servers", default="granian,uvicorn", help="ASGI servers to compare; the first is also used for growth")
+    p.add_argument("--workers", type=int, default=int(os.environ.get("YAMEN_BENCH_WORKERS", "2")),
+                   help="server worker processes (2 = the cores here: a second worker measured +13%% moves/s)")
+    p.add_argument("--access-log", action="store_true",
+                   help="keep the per-request access log on (the production default); off by default here")
+    p.add_argument("--pool-size", type=int, default=16, help="Postgres pool per worker (YAMEN_POOL_SIZE)")
+    p.add_argument("--growth-kind", default="jiangnan", help="game whose long histories are used for growth (the longest)")
+    p.add_argument("--growth-players", type=int, default=3)
+    p.add_argument("--pg-admin", default=os.environ.get("YAMEN_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres"))
+    p.add_argument("--redis-url", default=os.environ.get("YAMEN_BENCH_REDIS", "redis://127.0.0.1:6379/0"))
+    p.add_argument("--output", default=str(ROOT / "bench-results" / "latest.json"))
+    p.add_argument("--docs-copy", default=str(ROOT / "docs" / "performance-latest.json"),
+                   help="also write the JSON here ('' to skip; never written by --quick)")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.games, args.connections, args.duration, args.warmup, args.repeat = 8, 4, 0.5, 0.2, 1
+        args.servers = args.servers.split(",")[0]
+        args.workers = 1
+        if args.output == str(ROOT / "bench-results" / "latest.json"):
+            args.output = str(ROOT / "bench-results" / "quick.json")
+        args.docs_copy = ""
+    args.servers = [s.strip() for s in args.servers.split(",") if s.strip()]
+    return args
+
+
+# --- infrastructure -----------------------------------------------------------------------------
+def _db_url(admin: str, name: str) -> str:
+    base, _, _ = admin.rpartition("/")
+    return f"{base}/{name}"
+
+
+def _create_db(admin: str) -> tuple[str, str]:
+    name = f"yamen_bench_{secrets.token_hex(4)}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = _db_url(admin, name)
+
+    async def migrate() -> None:
+        from service.store import EventStore
+
+        store = EventStore(url, min_size=1, max_size=1)
+        await store.open()
+        try:
+            await store.migrate()
+        finally:
+            await store.close()
+
+    asyncio.run(migrate())
+    return name, url
+
+
+def _drop_db(admin: str, name: str, redis_url: str) -> None:
+    url = _db_url(admin, name)
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            ids = [r[0] for r in conn.execute("SELECT game_id FROM games").fetchall()]
+        import redis
+
+        client = redis.Redis.from_url(redis_url)
+        for i in range(0, len(ids), 1000):
+            client.delete(*[f"yamen:snapshot:{g}" for g in ids[i : i + 1000]])
+        client.close()
+    except Exception as exc:  # cleanup is best effort
+        print(f"bench: could not clear snapshots: {exc}", file=sys.stderr)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _machine(admin: str, redis_url: str) -> dict[str, Any]:
+    cpu = "unknown"
+    try:
+        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = 0
+    try:
+        mem = int(pathlib.Path("/proc/meminfo").read_text().split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    versions = {}
+    from importlib.metadata import PackageNotFoundError, version
+
+    for pkg in ("granian", "uvicorn", "uvloop", "httptools", "litestar", "msgspec", "psycopg", "psycopg-pool", "redis", "structlog"):
+        try:
+            versions[pkg] = version(pkg)
+        except PackageNotFoundError:
+            versions[pkg] = None
+    with psycopg.connect(admin, autocommit=True) as conn:
+        pg = conn.execute("SHOW server_version").fetchone()[0]
+        sync = conn.execute("SHOW synchronous_commit").fetchone()[0]
+        fsync = conn.execute("SHOW fsync").fetchone()[0]
+    try:
+        import redis
+
+        client = redis.Redis.from_url(redis_url)
+        rv = client.info("server")["redis_version"]
+        client.close()
+    except Exception:
+        rv = None
+    return {
+        "cpu": cpu, "cores": os.cpu_count(), "memory_mib": mem, "os": platform.platform(),
+        "python": platform.python_version(), "postgres": pg, "postgres_fsync": fsync,
+        "postgres_synchronous_commit": sync, "redis": rv, "packages": versions,
+        "note": "load generator, server, Postgres and Redis share these cores",
+    }
+
+
+def _machine_busy_seconds() -> float:
+    """CPU seconds all cores spent not idle (every process on the machine), from /proc/stat."""
+    try:
+        fields = [int(x) for x in pathlib.Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return float("nan")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+# --- the run ------------------------------------------------------------------------------------
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    started = time.time()
+    results: dict[str, Any] = {
+        "config": {k: v for k, v in vars(args).items() if k not in ("pg_admin", "redis_url", "output", "docs_copy")},
+        "machine": _machine(args.pg_admin, args.redis_url),
+    }
+    log = lambda msg: print(f"[{time.time() - started:6.1f}s] {msg}", file=sys.stderr, flush=True)  # noqa: E731
+
+    # Domain figures first, in this process, while nothing else is running (single core).
+    log("domain: random games per second")
+    results["domain"] = domain_bench.games_per_second(0.3 if args.quick else 2.0)
+    log("domain: fold vs decode, snapshot sizes")
+    results["fold"] = domain_bench.fold_vs_decode(3 if args.quick else 15)
+
+    name, url = _create_db(args.pg_admin)
+    results["database"] = name
+    log(f"database {name}")
+    ctx = multiprocessing.get_context("spawn")
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+    call = lambda fn, *a: pool.submit(fn, *a).result()  # noqa: E731
+
+    def measured(srv: Server, fn, *a) -> dict[str, Any]:
+        """Run one load phase; add the server's CPU use inside its measurement window (1.0 = one
+        core busy), from /proc samples taken every 50 ms while the phase runs."""
+        samples: list[tuple[float, float]] = []
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.is_set():
+                samples.append((time.time(), srv.cpu_seconds(), _machine_busy_seconds()))
+                done.wait(0.05)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        try:
+            out = call(fn, *a)
+        finally:
+            done.set()
+            sampler.join()
+        window = (out.get("move") or out).get("window")
+        inside = [s for s in samples if window and window[0] <= s[0] <= window[1]]
+        if len(inside) >= 2:
+            span = inside[-1][0] - inside[0][0]
+            out["server_cpu"] = (inside[-1][1] - inside[0][1]) / span
+            out["machine_cpu"] = (inside[-1][2] - inside[0][2]) / span
+        else:
+            out["server_cpu"] = out["machine_cpu"] = float("nan")
+        return out
+    try:
+        servers: dict[str, Any] = {}
+        ceiling_runs: list[dict[str, Any]] = []
+        runs = {k: {"echo": [], "moves": [], "get": [], "get304": []} for k in args.servers}
+        started_servers: dict[str, Server] = {}
+        try:
+            # Every server runs at once (idle ones cost nothing) and the phases interleave, so a
+            # drift in the machine's background load hits every server alike.
+            for server_kind in args.servers:
+                srv = Server(server_kind, args.workers, url, args.redis_url, args.pool_size, pathlib.Path(args.output).parent)
+                if args.access_log:
+                    srv.env["YAMEN_ACCESS_LOG"] = "1"
+                log(f"{server_kind}: starting ({args.workers} worker(s)) on port {srv.port}")
+                started_servers[server_kind] = srv.start()
+            for r in range(args.repeat):
+                for server_kind, srv in started_servers.items():
+                    log(f"run {r + 1}/{args.repeat} {server_kind}: echo")
+                    runs[server_kind]["echo"].append(measured(srv, loadgen.echo, srv.host, srv.port, args.connections, args.warmup, args.duration))
+                for server_kind, srv in started_servers.items():
+                    log(f"run {r + 1}/{args.repeat} {server_kind}: moves ({args.games} games, {args.connections} connections)")
+                    mv = measured(srv, loadgen.moves, srv.host, srv.port, args.kind, args.players, args.games, args.connections,
+                              args.warmup, args.duration, r + 1)
+                    srv.games = mv.pop("games")
+                    runs[server_kind]["moves"].append(mv)
+                    if mv["errors"]:
+                        log(f"  move errors: {mv['errors']} {mv['first_errors']}")
+                for server_kind, srv in started_servers.items():
+                    log(f"run {r + 1}/{args.repeat} {server_kind}: warm GET view")
+                    runs[server_kind]["get"].append(
+                        measured(srv, loadgen.reads, srv.host, srv.port, srv.games, args.connections, args.warmup, args.duration, False))
+                for server_kind, srv in started_servers.items():
+                    log(f"run {r + 1}/{args.repeat} {server_kind}: GET If-None-Match (304)")
+                    runs[server_kind]["get304"].append(
+                        measured(srv, loadgen.reads, srv.host, srv.port, srv.games, args.connections, args.warmup, args.duration, True))
+                # The database ceiling, servers idle, at the same concurrency and total pool size.
+                log(f"run {r + 1}/{args.repeat} database ceiling: raw appends, {args.connections} concurrent")
+                ceiling_runs.append(call(loadgen.insert_ceiling, url, args.connections,
+                                         min(args.connections, args.workers * args.pool_size),
+                                         args.games, args.warmup, args.duration))
+            for server_kind, srv in started_servers.items():
+                memory = srv.memory()
+                growth = None
+                if server_kind == args.servers[0]:
+                    log(f"{server_kind}: growth ({args.growth_kind} {args.growth_players}p)")
+                    points = [10, 100] if args.quick else [10, 100, 1000]
+                    try:
+                        growth = call(loadgen.growth, srv.host, srv.port, args.growth_kind, args.growth_players, points,
+                                      30 if args.quick else 300, "bench-growth")
+                    except Exception as exc:
+                        log(f"  growth failed: {exc}")
+                        growth = {"error": str(exc)}
+                servers[server_kind] = {"runs": runs[server_kind], "memory": memory, "growth": growth}
+        finally:
+            for srv in started_servers.values():
+                srv.stop()
+        results["servers"] = servers
+        results["ceiling_runs"] = ceiling_runs
+    finally:
+        pool.shutdown()
+        _drop_db(args.pg_admin, name, args.redis_url)
+        log(f"dropped {name}")
+    results["summary"] = summarize(results, args)
+    results["elapsed_s"] = time.time() - started
+    return results
+
+
+def _med(runs: list[dict[str, Any]], *path: str) -> float:
+    vals = []
+    for r in runs:
+        v: Any = r
+        for p in path:
+            v = v[p]
+        vals.append(v)
+    return median(vals)
+
+
+def summarize(results: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    per_server = {}
+    for kind, s in results["servers"].items():
+        runs = s["runs"]
+        per_server[kind] = {
+            "echo_rps": _med(runs["echo"], "rps"), "echo_p50_ms": _med(runs["echo"], "p50_ms"), "echo_p99_ms": _med(runs["echo"], "p99_ms"),
+            "moves_per_s": _med(runs["moves"], "move", "rps"),
+            "move_p50_ms": _med(runs["moves"], "move", "p50_ms"), "move_p99_ms": _med(runs["moves"], "move", "p99_ms"),
+            "legal_rps": _med(runs["moves"], "legal", "rps"), "legal_p50_ms": _med(runs["moves"], "legal", "p50_ms"),
+            "legal_p99_ms": _med(runs["moves"], "legal", "p99_ms"),
+            "games_finished": _med(runs["moves"], "finished"), "move_errors": sum(r["errors"] for r in runs["moves"]),
+            "get_rps": _med(runs["get"], "rps"), "get_p50_ms": _med(runs["get"], "p50_ms"), "get_p99_ms": _med(runs["get"], "p99_ms"),
+            "get304_rps": _med(runs["get304"], "rps"), "get304_p50_ms": _med(runs["get304"], "p50_ms"),
+            "get304_p99_ms": _med(runs["get304"], "p99_ms"),
+            "read_errors": sum(r["errors"] for r in runs["get"] + runs["get304"]),
+            "memory": s["memory"],
+            "server_cpu": {k: _med(runs[k], "server_cpu") for k in ("echo", "moves", "get", "get304")},
+            "machine_cpu": {k: _med(runs[k], "machine_cpu") for k in ("echo", "moves", "get", "get304")},
+            "client_cpu": {"echo": _med(runs["echo"], "client_cpu"), "moves": _med(runs["moves"], "move", "client_cpu"),
+                           "get": _med(runs["get"], "client_cpu"), "get304": _med(runs["get304"], "client_cpu")},
+        }
+    primary = args.servers[0]
+    p = per_server[primary]
+    ceiling = {
+        "appends_per_s": _med(results["ceiling_runs"], "rps"),
+        "p50_ms": _med(results["ceiling_runs"], "p50_ms"), "p99_ms": _med(results["ceiling_runs"], "p99_ms"),
+        "events_per_command": _med(results["ceiling_runs"], "events_per_command"),
+        "pool_size": results["ceiling_runs"][0]["pool_size"] if results["ceiling_runs"] else None,
+    }
+    growth = results["servers"][primary]["growth"] or {}
+    growth = {k: v for k, v in growth.items() if k != "error"}
+    fastest = max(per_server, key=lambda k: per_server[k]["moves_per_s"])
+
+    def target(name: str, value: float, limit: float, higher_is_better: bool) -> dict[str, Any]:
+        ok = value >= limit if higher_is_better else value <= limit
+        return {"target": name, "value": value, "limit": limit, "met": bool(ok)}
+
+    targets = []
+    for kind, f in per_server.items():
+        targets += [
+            target(f"{kind}: moves/s ÷ echo req/s ≥ 0.30", f["moves_per_s"] / f["echo_rps"], 0.30, True),
+            target(f"{kind}: moves/s ÷ raw append ceiling ≥ 0.35", f["moves_per_s"] / ceiling["appends_per_s"], 0.35, True),
+            target(f"{kind}: warm GET req/s ÷ echo req/s ≥ 0.60", f["get_rps"] / f["echo_rps"], 0.60, True),
+            target(f"{kind}: move p99 ÷ p50 ≤ 5", f["move_p99_ms"] / f["move_p50_ms"], 5.0, False),
+            target(f"{kind}: warm GET p99 ÷ p50 ≤ 5", f["get_p99_ms"] / f["get_p50_ms"], 5.0, False),
+            target(f"{kind}: moves/s > boardgame.io in memory (2,100)", f["moves_per_s"], 2100.0, True),
+        ]
+    if "10" in growth and "1000" in growth:
+        targets.append(target("read p50 at 1,000 events ÷ at 10 ≤ 1.25", growth["1000"]["p50_ms"] / growth["10"]["p50_ms"], 1.25, False))
+    for f in results["fold"]:
+        if "error" in f:
+            continue
+        targets.append(target(f"fold ÷ decode ≤ 3 ({f['kind']} {f['players']}p, {f['events']} events)", f["ratio"], 3.0, False))
+    return {"primary_server": primary, "servers": per_server, "ceiling": ceiling, "growth": growth,
+            "fastest_server": fastest, "cli_default_server": _cli_default(args.workers), "targets": targets}
+
+
+def _cli_default(workers: int) -> str:
+    from service.cli import DEFAULT_SERVER
+
+    return DEFAULT_SERVER
+
+
+# --- output -------------------------------------------------------------------------------------
+def render(results: dict[str, Any]) -> str:
+    s = results["summary"]
+    m = results["machine"]
+    cfg = results["config"]
+    lines = []
+    add = lines.append
+    add(f"Yamen benchmark — {m['cpu']}, {m['cores']} cores, {m['memory_mib']} MiB, Python {m['python']}, "
+        f"Postgres {m['postgres']} (fsync {m['postgres_fsync']}, synchronous_commit {m['postgres_synchronous_commit']}), Redis {m['redis']}")
+    add(f"{cfg['kind']} {cfg['players']}p; {cfg['games']} games in flight over {cfg['connections']} connections; "
+        f"{cfg['workers']} worker(s); access log {'on' if cfg.get('access_log') else 'off'}; "
+        f"median of {cfg['repeat']} × {cfg['duration']:g}s windows; "
+        "load generator = 1 separate Python process sharing the same cores")
+    add("")
+    add("| figure | " + " | ".join(s["servers"]) + " |")
+    add("|---|" + "---|" * len(s["servers"]))
+
+    def row(label: str, fmt) -> None:
+        add(f"| {label} | " + " | ".join(fmt(f) for f in s["servers"].values()) + " |")
+
+    row("echo req/s (framework ceiling)", lambda f: f"{f['echo_rps']:,.0f}  (p50 {f['echo_p50_ms']:.2f} / p99 {f['echo_p99_ms']:.2f} ms)")
+    row("moves/s (POST, durably committed)", lambda f: f"{f['moves_per_s']:,.0f}  (p50 {f['move_p50_ms']:.2f} / p99 {f['move_p99_ms']:.2f} ms)")
+    row("legal-moves GET/s during the moves", lambda f: f"{f['legal_rps']:,.0f}  (p50 {f['legal_p50_ms']:.2f} / p99 {f['legal_p99_ms']:.2f} ms)")
+    row("warm GET view req/s", lambda f: f"{f['get_rps']:,.0f}  (p50 {f['get_p50_ms']:.2f} / p99 {f['get_p99_ms']:.2f} ms)")
+    row("GET If-None-Match (304) req/s", lambda f: f"{f['get304_rps']:,.0f}  (p50 {f['get304_p50_ms']:.2f} / p99 {f['get304_p99_ms']:.2f} ms)")
+    row("server CPU per request, ms (echo · move+its legal GET · GET · 304)", lambda f: " · ".join(
+        f"{1000 * f['server_cpu'][k] / f[r]:.2f}" if f[r] else "-"
+        for k, r in (("echo", "echo_rps"), ("moves", "moves_per_s"), ("get", "get_rps"), ("get304", "get304_rps"))))
+    row("peak RSS per worker / all processes (MiB)", lambda f: f"{f['memory']['max_worker_hwm_mib']:.0f} / {f['memory']['total_hwm_mib']:.0f}")
+    row("CPU, cores busy: server / load generator (echo · moves · GET · 304)", lambda f: " · ".join(
+        f"{f['server_cpu'][k]:.2f}/{f['client_cpu'][k]:.2f}" for k in ("echo", "moves", "get", "get304")))
+    row(f"whole machine, cores busy of {os.cpu_count()} (echo · moves · GET · 304)", lambda f: " · ".join(
+        f"{f['machine_cpu'][k]:.2f}" for k in ("echo", "moves", "get", "get304")))
+    row("errors (moves / reads)", lambda f: f"{f['move_errors']} / {f['read_errors']}")
+    c = s["ceiling"]
+    add("")
+    add(f"Database ceiling (raw psycopg appends, {cfg['connections']} concurrent, pool {c['pool_size']}, "
+        f"{c['events_per_command']:.2f} event rows per command): {c['appends_per_s']:,.0f}/s "
+        f"(p50 {c['p50_ms']:.2f} / p99 {c['p99_ms']:.2f} ms)")
+    if s["growth"]:
+        add("")
+        add(f"Read latency by history length ({cfg['growth_kind']} {cfg['growth_players']}p, one connection, warm):")
+        add("| events (asked / actual) | p50 ms | p99 ms | body bytes |")
+        add("|---|---|---|---|")
+        for k, g in s["growth"].items():
+            add(f"| {k} / {g['version']} | {g['p50_ms']:.2f} | {g['p99_ms']:.2f} | {g['bytes']:,} |")
+    add("")
+    add("Fold vs decode (in-process) and snapshot sizes:")
+    add("| game | events | decode ms | fold ms | fold ÷ decode | snapshot mid / final bytes |")
+    add("|---|---|---|---|---|---|")
+    for f in results["fold"]:
+        if "error" in f:
+            add(f"| {f['kind']} {f['players']}p | failed: {f['error'][:80]} | | | | |")
+            continue
+        add(f"| {f['kind']} {f['players']}p | {f['events']} | {f['decode_ms']:.2f} | {f['fold_ms']:.2f} | {f['ratio']:.2f} | "
+            f"{f['snapshot_mid_bytes']:,} / {f['snapshot_final_bytes']:,} |")
+    add("")
+    add("Domain, complete random games per second (one core, in-process):")
+    add("| game | players | games/s | events/game |")
+    add("|---|---|---|---|")
+    for d in results["domain"]:
+        if "error" in d:
+            add(f"| {d['kind']} | {d['players']} | failed: {d['error'][:80]} | |")
+            continue
+        add(f"| {d['kind']} | {d['players']} | {d['games_per_s']:,.1f} | {d['events_per_game']:,.0f} |")
+    add("")
+    add("Targets (ratios measured in this run):")
+    add("| target | value | met |")
+    add("|---|---|---|")
+    for t in s["targets"]:
+        add(f"| {t['target']} | {t['value']:,.2f} | {'yes' if t['met'] else 'NO'} |")
+    add("")
+    add(f"Fastest server by moves/s: {s['fastest_server']} (yamen serve default at {cfg['workers']} worker(s): {s['cli_default_server']})")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse(argv)
+    results = run(args)
+    table = render(results)
+    results["table"] = table
+    print(table)
+    blob = msgspec.json.format(msgspec.json.encode(results), indent=2) + b"\n"
+    out = pathlib.Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(blob)
+    print(f"\nwrote {out}", file=sys.stderr)
+    if args.docs_copy:
+        pathlib.Path(args.docs_copy).write_bytes(blob)
+        print(f"wrote {args.docs_copy}", file=sys.stderr)
+        _update_docs(ROOT / "docs" / "performance.md", table)
+    return 0
+
+
+def _update_docs(path: pathlib.Path, table: str) -> None:
+    """Replace the table between the LATEST markers of docs/performance.md, if they are there."""
+    begin, end = "<!-- BEGIN LATEST -->", "<!-- END LATEST -->"
+    try:
+        text = path.read_text()
+    except OSError:
+        return
+    if begin not in text or end not in text:
+        return
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    path.write_text(f"{head}{begin}\nRun {stamp} (`python -m bench`; JSON: docs/performance-latest.json)\n\n{table}\n{end}{tail}")
+    print(f"updated {path}", file=sys.stderr)
