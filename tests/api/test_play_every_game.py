@@ -9,13 +9,25 @@ import pytest
 from domain.registry import production_games
 from tests.api.helpers import create, play_to_end
 
-CASES = [(kind, players) for kind, game in sorted(production_games().items()) for players in game.player_counts]
+CASES = [(kind, {"players": players}) for kind, game in sorted(production_games().items()) for players in game.player_counts]
+CASES += [
+    ("jiangnan", {"players": 4, "chapter": 6}),
+    ("jiangnan", {"players": 1, "difficulty": "inferno"}),
+    ("pingyao", {"players": 1, "storyline": 5}),
+    ("pingyao", {"players": 4, "crowdfunding": True}),
+]
 
 
-@pytest.mark.parametrize(("kind", "players"), CASES, ids=[f"{k}-{p}p" for k, p in CASES])
-async def test_full_game_over_http(client, kind, players):
+def _id(case) -> str:
+    kind, options = case
+    return kind + "-" + "-".join(f"{k}={v}" for k, v in options.items())
+
+
+@pytest.mark.parametrize(("kind", "options"), CASES, ids=[_id(c) for c in CASES])
+async def test_full_game_over_http(client, kind, options):
     game = production_games()[kind]
-    created = await create(client, kind, {"players": players}, seed=f"http-{kind}-{players}")
+    players = options["players"]
+    created = await create(client, kind, options, seed=f"http-{_id((kind, options))}")
     tokens = {t["seat"]: t["token"] for t in created["tokens"]}
     final = await play_to_end(client, created["game_id"], tokens)
     assert final["status"] == "finished" and final["to_act"] == []
@@ -30,7 +42,7 @@ async def test_full_game_over_http(client, kind, players):
 
     decoder = msgspec.json.Decoder(union_of(game.event_types))
     state = game.fold(
-        game.initial(msgspec.convert({"players": players}, game.options_type)),
+        game.initial(msgspec.convert(options, game.options_type)),
         (decoder.decode(msgspec.json.encode(e["event"])) for e in events),
     )
     assert msgspec.to_builtins(game.outcome(state)) == final["outcome"]
