@@ -47,6 +47,8 @@ def narrate(record: Record, games: dict[str, Game]) -> Iterator[str]:
             state = game.evolve(state, event)
         else:
             text = _generic(event)
+        if not text:
+            continue  # bookkeeping a game chose not to narrate (e.g. the end of a decision step)
         yield f"{line.seq:>5}  {who:8} {text}"
     if state is not None:
         outcome = game.outcome(state)
