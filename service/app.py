@@ -10,6 +10,7 @@ import msgspec
 import structlog
 from litestar import Litestar, Request, Response, get, post
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
+from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.params import HeaderParameter, JSONBody, RawBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, Stream
@@ -23,6 +24,7 @@ from .cache import MemorySnapshotCache, RedisSnapshotCache, SnapshotCache
 from .codec import json_encoder
 from .games import GameService
 from .logging import AccessLogMiddleware, configure_logging
+from .metrics import METRICS
 from .openapi import finish_openapi
 from .problems import Problem, ProblemDetails
 from .schemas import (
@@ -351,13 +353,18 @@ def build_handlers(types: ContractTypes, *, echo: bool = False) -> list:
             raise Problem(413, "record_too_large", f"records up to {MAX_RECORD_BYTES} bytes can be imported")
         return Imported(**await service.import_record(data.splitlines()))
 
+    @get("/metrics", include_in_schema=False, media_type="text/plain; version=0.0.4")
+    async def metrics() -> str:
+        """Prometheus text: requests by status, moves by kind, races lost, snapshot hits."""
+        return METRICS.render()
+
     @get("/v1/openapi.json", include_in_schema=False)
     async def openapi(request: Request) -> Response:
         return _json(request.app.state.openapi_document(request.app))
 
     handlers = [
         healthz, readyz, catalogue, components, list_games, create_game, join_game, get_game,
-        get_state_at, legal_moves, submit_move, events, stream, export_record, verification, import_game, openapi,
+        get_state_at, legal_moves, submit_move, events, stream, export_record, verification, import_game, metrics, openapi,
     ]
     if echo:
 
@@ -459,7 +466,7 @@ def create_app(
             StoreUnavailable: _on_store_down,
             Exception: _on_crash,
         },
-        middleware=[AccessLogMiddleware] if settings.access_log else [],
+        middleware=[DefineMiddleware(AccessLogMiddleware, write_lines=settings.access_log)],
         openapi_config=OpenAPIConfig(
             title="Yamen",
             version=API_VERSION,

@@ -24,6 +24,7 @@ from domain.kernel import Event, Game, NotYourTurn, Outcome, Rng, RuleViolation,
 
 from .cache import SnapshotCache, decode_state, encode_snapshot, peek_snapshot
 from .codec import GameCodec, json_encoder, new_events, tag_of
+from .metrics import METRICS
 from .problems import Problem
 from .records import StoredEvent, seal, timestamp
 from .store import DuplicateIdempotencyKey, EventStore, GameRow, IdempotentResponse, VersionConflict
@@ -217,6 +218,7 @@ class GameService:
                 base_version = snap.version
             if state is None:
                 newer = await self.store.events(game_id)
+        METRICS.inc("yamen_snapshots_total", result="miss" if snap is None else ("hit" if state is not None else "rejected"))
         if state is None:
             state = game.initial(codec.decode_options_json(row.options))
             base_version = 0
@@ -314,6 +316,7 @@ class GameService:
             try:
                 await self.store.append(game_id, loaded.version, stored, status=status, now=now, idempotency=idem)
             except VersionConflict as conflict:
+                METRICS.inc("yamen_move_races_total")
                 if if_match is not None:
                     raise Problem(
                         412, "version_mismatch", f"the game is at version {conflict.current_version}",
@@ -331,6 +334,7 @@ class GameService:
             )
             await self.cache.set(game_id, blob)
             structlog.contextvars.bind_contextvars(version=new_version)
+            METRICS.inc("yamen_moves_total", kind=game.kind)
             return 200, response
         raise Problem(409, "too_much_contention", "the game changed too often while deciding; retry")
 

@@ -16,6 +16,8 @@ import time
 
 import structlog
 
+from .metrics import METRICS
+
 _GAME_PATH = re.compile(r"^/v1/games/([^/]+)")
 
 
@@ -37,10 +39,12 @@ def configure_logging(fmt: str = "auto", level: int = logging.INFO) -> None:
 
 
 class AccessLogMiddleware:
-    """Pure ASGI middleware: binds the request context and writes one line per request."""
+    """Pure ASGI middleware: binds the request context, counts the request for ``/metrics`` and
+    (unless turned off) writes one line per request."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, *, write_lines: bool = True) -> None:
         self.app = app
+        self.write_lines = write_lines
         self.log = structlog.get_logger("yamen.access")
 
     async def __call__(self, scope, receive, send) -> None:
@@ -74,10 +78,14 @@ class AccessLogMiddleware:
         try:
             await self.app(scope, receive, send_wrapper)
         finally:
-            self.log.info(
-                "request",
-                method=scope.get("method"),
-                path=path,
-                status=status,
-                ms=round((time.perf_counter() - started) * 1000, 2),
-            )
+            elapsed = time.perf_counter() - started
+            METRICS.inc("yamen_http_requests_total", method=scope.get("method", ""), status=str(status))
+            METRICS.inc("yamen_http_request_seconds_total", elapsed)
+            if self.write_lines:
+                self.log.info(
+                    "request",
+                    method=scope.get("method"),
+                    path=path,
+                    status=status,
+                    ms=round(elapsed * 1000, 2),
+                )

@@ -212,3 +212,14 @@ async def test_a_game_keeps_the_rules_it_was_created_with(database_url, store):
         )
         assert "bluff-0" in problem["detail"]
     assert created_id
+
+
+async def test_metrics_count_requests_moves_and_snapshots(client):
+    game_id, tokens, _ = await _game(client)
+    await client.post(f"/v1/games/{game_id}/moves", json={"type": "bluff.Claim", "claim": "low"}, headers=bearer(tokens[0]))
+    await client.get(f"/v1/games/{game_id}")
+    text = (await client.get("/metrics")).text
+    assert "# TYPE yamen_http_requests_total counter" in text
+    assert 'yamen_http_requests_total{method="POST",status="200"}' in text
+    assert 'yamen_moves_total{kind="bluff"}' in text
+    assert 'yamen_snapshots_total{result="hit"}' in text
