@@ -25,6 +25,7 @@ from .codec import json_encoder
 from .games import GameService
 from .logging import AccessLogMiddleware, configure_logging
 from .metrics import METRICS
+from .notices import NoticeBoard
 from .openapi import finish_openapi
 from .problems import Problem, ProblemDetails
 from .schemas import (
@@ -207,15 +208,10 @@ def build_handlers(types: ContractTypes, *, echo: bool = False) -> list:
         seat = await service.authenticate(game_id, authorization)
         structlog.contextvars.bind_contextvars(seat=seat)
         cached = _parse_version_header(if_none_match, "If-None-Match") if if_none_match not in (None, "*") else None
-        if cached is not None:
-            row = await service.store.get_game(game_id)
-            if row is None:
-                raise Problem(404, "game_not_found", f"no game {game_id}")
-            if row.version == cached:
-                return Response(content=b"", status_code=304, headers={"ETag": _etag(row.version), "Vary": "Authorization"})
-        loaded = await service.load(game_id)
-        document = service.document(loaded, seat, await service.seat_infos(game_id))
-        return _json(document, headers={"ETag": _etag(loaded.version), "Vary": "Authorization"})
+        version, body = await service.read_document(game_id, seat, cached)
+        if body is None:
+            return Response(content=b"", status_code=304, headers={"ETag": _etag(version), "Vary": "Authorization"})
+        return _json(body, headers={"ETag": _etag(version), "Vary": "Authorization"})
 
     @get(
         "/v1/games/{game_id:str}/states/{version:int}",
@@ -244,9 +240,8 @@ def build_handlers(types: ContractTypes, *, echo: bool = False) -> list:
         service: GameService = request.app.state.service
         seat = await service.authenticate(game_id, authorization)
         structlog.contextvars.bind_contextvars(seat=seat)
-        loaded = await service.load(game_id, recall=True)
-        moves = [] if seat is None or loaded.row.status != "active" else loaded.game.legal_moves(loaded.state, seat)
-        return _json({"version": loaded.version, "seat": seat, "moves": moves}, headers={"ETag": _etag(loaded.version)})
+        version, body = await service.read_legal_moves(game_id, seat)
+        return _json(body, headers={"ETag": _etag(version)})
 
     @post(
         "/v1/games/{game_id:str}/moves",
@@ -310,7 +305,6 @@ def build_handlers(types: ContractTypes, *, echo: bool = False) -> list:
                     if finished and not envelopes:
                         yield ServerSentEventMessage(data="{}", event="end")
                         return
-                await asyncio.sleep(0.25)
                 try:
                     batches = [await follow.__anext__()]
                 except StopAsyncIteration:
@@ -438,11 +432,19 @@ def create_app(
             await the_store.open()
             if settings.auto_migrate:
                 await the_store.migrate()
-        app.state.service = GameService(games, the_store, the_cache)
-        log.info("started", games=sorted(games), cache=the_cache.name)
+        service = GameService(games, the_store, the_cache)
+        board = None
+        if settings.notices and isinstance(the_cache, RedisSnapshotCache):
+            board = NoticeBoard(the_cache.url)
+            service.attach_board(board)
+            await board.start()
+        app.state.service = service
+        log.info("started", games=sorted(games), cache=the_cache.name, notices=board is not None and board.live)
         try:
             yield
         finally:
+            if board is not None:
+                await board.close()
             if own_store:
                 await the_store.close()
             if own_cache:

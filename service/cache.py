@@ -16,6 +16,8 @@ import msgspec
 import redis.asyncio as aioredis
 import structlog
 
+from .notices import CHANNEL, notice
+
 log = structlog.get_logger("yamen.cache")
 
 
@@ -57,6 +59,8 @@ class SnapshotCache(Protocol):
 
     async def get(self, game_id: str) -> bytes | None: ...
     async def set(self, game_id: str, blob: bytes) -> None: ...
+    async def set_and_announce(self, game_id: str, blob: bytes, version: int) -> None:
+        """Write the snapshot and post the move's notice (:mod:`service.notices`), in one round trip."""
     async def delete(self, game_id: str) -> None: ...
     async def status(self) -> str: ...
     async def close(self) -> None: ...
@@ -82,6 +86,9 @@ class MemorySnapshotCache:
         self._items.move_to_end(game_id)
         while len(self._items) > self.capacity:
             self._items.popitem(last=False)
+
+    async def set_and_announce(self, game_id: str, blob: bytes, version: int) -> None:
+        await self.set(game_id, blob)  # one process: nobody else to tell
 
     async def delete(self, game_id: str) -> None:
         self._items.pop(game_id, None)
@@ -135,6 +142,17 @@ class RedisSnapshotCache:
             await self._client.set(self.key(game_id), blob, ex=self.ttl)
         except (aioredis.RedisError, OSError) as exc:
             self._failed("set", exc)
+
+    async def set_and_announce(self, game_id: str, blob: bytes, version: int) -> None:
+        if not self._available():
+            return
+        try:
+            pipe = self._client.pipeline(transaction=False)
+            pipe.set(self.key(game_id), blob, ex=self.ttl)
+            pipe.publish(CHANNEL, notice(game_id, version))
+            await pipe.execute()
+        except (aioredis.RedisError, OSError) as exc:
+            self._failed("set_and_announce", exc)
 
     async def delete(self, game_id: str) -> None:
         try:

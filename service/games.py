@@ -3,17 +3,22 @@
 This is the only module that strings the pure domain and the infrastructure together::
 
     load state (snapshot + newer events) -> game.decide -> store.append(expected version)
-    -> fold the new events -> write the snapshot (best effort) -> answer, redacted for the caller
+    -> fold the new events -> write the snapshot and post the notice -> answer, redacted for the caller
+
+Reads are answered from the state this worker remembers when the notice board
+(:mod:`service.notices`) vouches that nothing newer was committed; otherwise from Redis and Postgres.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,6 +30,7 @@ from domain.kernel import Event, Game, NotYourTurn, Outcome, Rng, RuleViolation,
 from .cache import SnapshotCache, decode_state, encode_snapshot, peek_snapshot
 from .codec import GameCodec, json_encoder, new_events, tag_of
 from .metrics import METRICS
+from .notices import NoticeBoard
 from .problems import Problem
 from .records import StoredEvent, seal, timestamp
 from .store import DuplicateIdempotencyKey, EventStore, GameRow, IdempotentResponse, VersionConflict
@@ -33,6 +39,11 @@ log = structlog.get_logger("yamen.games")
 
 MAX_RACE_RETRIES = 32
 RECENT_STATES = 4096
+TRUST_SECONDS = 5.0
+"""How long a remembered state may answer reads before Postgres is asked again, even with no
+notice: a notice lost to a Redis hiccup leaves a view at most this stale."""
+STREAM_POLL_SECONDS = 15.0
+"""The event stream re-reads Postgres at least this often when no notice arrives."""
 
 
 # --- what the HTTP layer returns ---------------------------------------------------------------
@@ -54,6 +65,22 @@ class EventEnvelope(msgspec.Struct, kw_only=True):
     recorded_at: str
     event: Any
     """The event as the caller may see it; null when it is hidden from the caller entirely."""
+
+
+@dataclass(slots=True)
+class Remembered:
+    """The last state this worker loaded or wrote for a game, and the answers rendered from it."""
+
+    row: GameRow
+    blob: bytes
+    """The snapshot bytes: a move decodes its own scratch copy from these."""
+    epoch: int
+    """The notice board's epoch when Postgres vouched for it (see :mod:`service.notices`)."""
+    checked_at: float
+    state: Any = None
+    """Decoded on the first read and shared by reads, which never mutate it."""
+    documents: dict[Seat | None, bytes] = field(default_factory=dict)
+    legal: dict[Seat | None, bytes] = field(default_factory=dict)
 
 
 @dataclass
@@ -96,7 +123,18 @@ class GameService:
         # The last state this process loaded or wrote per game (row + snapshot bytes), so a move that
         # follows its legal-moves read skips Redis and Postgres; the append's expected version
         # checks it, and any doubt (a conflict, a refusal) judges again on a fresh load.
-        self._recent: OrderedDict[str, tuple[GameRow, bytes]] = OrderedDict()
+        self._recent: OrderedDict[str, Remembered] = OrderedDict()
+        self.board: NoticeBoard | None = None
+
+    def attach_board(self, board: NoticeBoard) -> None:
+        """Let reads trust remembered states while *board* is live."""
+        self.board = board
+        board.on_notice = self._noticed
+
+    def _noticed(self, game_id: str, version: int) -> None:
+        entry = self._recent.get(game_id)
+        if entry is not None and entry.row.version < version:
+            del self._recent[game_id]
 
     # --- helpers ------------------------------------------------------------------------------
     def _now(self) -> datetime:
@@ -202,8 +240,9 @@ class GameService:
         that do not decode) means folding from the first event instead.  With *recall*, the
         snapshot this process saw last stands in for Redis's (Postgres still says what is newer).
         """
+        epoch = self.board.epoch if self.board is not None else 0
         entry = self._recent.get(game_id) if recall else None
-        blob = entry[1] if entry is not None else await self.cache.get(game_id)
+        blob = entry.blob if entry is not None else await self.cache.get(game_id)
         snap = peek_snapshot(blob)
         loaded = await self.store.load(game_id, snap.version if snap is not None else 0)
         if loaded is None:
@@ -229,21 +268,55 @@ class GameService:
             current = encode_snapshot(version, game.rules_version, state)
             await self.cache.set(game_id, current)
         if current is not None and version == row.version:
-            self._remember(game_id, row, current)
+            self._remember(game_id, row, current, epoch)
         return Loaded(game=game, codec=codec, row=row, state=state, version=version)
 
-    def _remember(self, game_id: str, row: GameRow, blob: bytes) -> None:
-        self._recent[game_id] = (row, blob)
+    def _remember(self, game_id: str, row: GameRow, blob: bytes, epoch: int, state: Any = None) -> None:
+        """Remember the state Postgres just vouched for (unless a notice already superseded it)."""
+        if self.board is not None and self.board.superseded(game_id, row.version):
+            self._recent.pop(game_id, None)
+            return
+        self._recent[game_id] = Remembered(row, blob, epoch, time.monotonic(), state)
         self._recent.move_to_end(game_id)
         if len(self._recent) > RECENT_STATES:
             self._recent.popitem(last=False)
+
+    def current(self, game_id: str) -> Remembered | None:
+        """The remembered state, if it may answer a read: the board is live and has vouched for it
+        since Postgres did, no newer version was announced, and it is not too old."""
+        board = self.board
+        if board is None:
+            return None
+        board.drain()  # every notice that has arrived, before deciding
+        if not board.live:
+            return None
+        entry = self._recent.get(game_id)
+        if (
+            entry is None
+            or entry.epoch != board.epoch
+            or entry.row.status == "open"  # a join changes the row without an event
+            or board.superseded(game_id, entry.row.version)
+            or time.monotonic() - entry.checked_at > TRUST_SECONDS
+        ):
+            return None
+        return entry
+
+    def recalled_for_reading(self, entry: Remembered) -> Loaded:
+        """A :class:`Loaded` over a remembered state (decoded once; reads must not mutate it)."""
+        game, codec = self.game_of(entry.row.kind)
+        if entry.state is None:
+            snap = peek_snapshot(entry.blob)
+            entry.state = decode_state(snap, codec.state_decoder) if snap is not None else None
+            if entry.state is None:  # pragma: no cover - we encoded these bytes ourselves
+                raise Problem(500, "snapshot_unreadable", "a remembered snapshot did not decode")
+        return Loaded(game=game, codec=codec, row=entry.row, state=entry.state, version=entry.row.version)
 
     def _recalled(self, game_id: str) -> Loaded | None:
         """The state this process last saw for the game (possibly stale: the append checks it)."""
         entry = self._recent.get(game_id)
         if entry is None:
             return None
-        row, blob = entry
+        row, blob = entry.row, entry.blob
         game, codec = self.game_of(row.kind)
         snap = peek_snapshot(blob)
         state = decode_state(snap, codec.state_decoder) if snap is not None and snap.version == row.version else None
@@ -313,6 +386,7 @@ class GameService:
             idem = None
             if idempotency_key is not None:
                 idem = (idempotency_key, IdempotentResponse(seat, request_hash, 200, response))
+            epoch = self.board.epoch if self.board is not None else 0
             try:
                 await self.store.append(game_id, loaded.version, stored, status=status, now=now, idempotency=idem)
             except VersionConflict as conflict:
@@ -330,9 +404,12 @@ class GameService:
                 return self._replay(earlier, request_hash)
             blob = encode_snapshot(new_version, game.rules_version, state)
             self._remember(
-                game_id, msgspec.structs.replace(row, version=new_version, last_hash=stored[-1].hash, status=status, updated_at=now), blob
+                game_id, msgspec.structs.replace(row, version=new_version, last_hash=stored[-1].hash, status=status, updated_at=now),
+                blob, epoch, state,
             )
-            await self.cache.set(game_id, blob)
+            if self.board is not None:
+                self.board.post(game_id, new_version)  # this worker's own streams need not wait for Redis
+            await self.cache.set_and_announce(game_id, blob, new_version)
             structlog.contextvars.bind_contextvars(version=new_version)
             METRICS.inc("yamen_moves_total", kind=game.kind)
             return 200, response
@@ -377,6 +454,45 @@ class GameService:
         return earlier.status_code, earlier.response
 
     # --- reading ------------------------------------------------------------------------------
+    async def read_document(self, game_id: str, viewer: Seat | None, if_none_match: int | None) -> tuple[int, bytes | None]:
+        """The game as *viewer* may see it, encoded, and its version; None for the body when the
+        caller's copy (*if_none_match*) is current."""
+        entry = self.current(game_id)
+        if entry is not None:
+            if if_none_match == entry.row.version:
+                return entry.row.version, None
+            body = entry.documents.get(viewer)
+            if body is None:
+                loaded = self.recalled_for_reading(entry)
+                body = json_encoder.encode(self.document(loaded, viewer, await self.seat_infos(game_id)))
+                entry.documents[viewer] = body
+            return entry.row.version, body
+        if if_none_match is not None:
+            row = await self.store.get_game(game_id)
+            if row is None:
+                raise Problem(404, "game_not_found", f"no game {game_id}")
+            if row.version == if_none_match:
+                return row.version, None
+        loaded = await self.load(game_id)
+        return loaded.version, json_encoder.encode(self.document(loaded, viewer, await self.seat_infos(game_id)))
+
+    async def read_legal_moves(self, game_id: str, seat: Seat | None) -> tuple[int, bytes]:
+        """Every command *seat* may send now, encoded, and the version they are for."""
+        entry = self.current(game_id)
+        if entry is not None:
+            body = entry.legal.get(seat)
+            if body is None:
+                body = self._legal_body(self.recalled_for_reading(entry), seat)
+                entry.legal[seat] = body
+            return entry.row.version, body
+        loaded = await self.load(game_id, recall=True)
+        return loaded.version, self._legal_body(loaded, seat)
+
+    @staticmethod
+    def _legal_body(loaded: Loaded, seat: Seat | None) -> bytes:
+        moves = [] if seat is None or loaded.row.status != "active" else loaded.game.legal_moves(loaded.state, seat)
+        return json_encoder.encode({"version": loaded.version, "seat": seat, "moves": moves})
+
     def document(self, loaded: Loaded, viewer: Seat | None, seats: list[SeatInfo]) -> dict[str, Any]:
         game, state, row = loaded.game, loaded.state, loaded.row
         outcome: Outcome | None = game.outcome(state)
@@ -437,10 +553,25 @@ class GameService:
             if events:
                 after = events[-1].seq
                 yield finished, [self.envelope(codec, e, viewer, finished) for e in events]
+                if len(events) == 500:
+                    continue  # more are waiting
             elif finished:
                 return
             else:
                 yield False, []
+            await self._news(game_id, after)
+
+    async def _news(self, game_id: str, after: int) -> None:
+        """Until the game may have moved past *after*: a notice (or a dropped board, or
+        STREAM_POLL_SECONDS) with the board; a quarter of a second without it."""
+        board = self.board
+        if board is None or not board.live:
+            await asyncio.sleep(0.25)
+            return
+        board.drain()
+        if board.announced.get(game_id, -1) > after:
+            return
+        await board.wait(game_id, STREAM_POLL_SECONDS)
 
     # --- audit --------------------------------------------------------------------------------
     def record_header(self, row: GameRow, viewer: Seat | None, *, complete: bool) -> Any:

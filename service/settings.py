@@ -20,6 +20,9 @@ class Settings:
     bench_echo: bool = False
     """Serve ``POST /bench/echo`` (the benchmark's framework ceiling); off in production."""
     access_log: bool = True
+    notices: bool = True
+    """Answer reads from the worker's memory while the Redis notice board vouches for it
+    (:mod:`service.notices`); off means every read asks Redis and Postgres."""
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -31,4 +34,5 @@ class Settings:
             pool_size=int(os.environ.get("YAMEN_POOL_SIZE", "16")),
             bench_echo=os.environ.get("YAMEN_BENCH_ECHO", "0") in ("1", "true", "yes"),
             access_log=os.environ.get("YAMEN_ACCESS_LOG", "1") not in ("0", "false", "no"),
+            notices=os.environ.get("YAMEN_NOTICES", "1") not in ("0", "false", "no"),
         )

@@ -71,8 +71,9 @@ async def test_service_answers_correctly_with_redis_down(database_url):
 @pytest.mark.parametrize("damage", ["missing", "stale", "garbage", "other_rules", "ahead"])
 async def test_damaged_snapshots_fall_back_to_postgres(database_url, redis_url, damage):
     # The app runs on its own event loop; the test reaches Redis through a client of its own.
+    # Without the notice board every read consults the snapshot (with it, tests/service/test_notices.py).
     cache = RedisSnapshotCache(redis_url)
-    async with AsyncTestClient(app=make_app(database_url, redis_url)) as client:
+    async with AsyncTestClient(app=make_app(database_url, redis_url, notices=False)) as client:
         created = await create(client, "bluff", {"players": 3})
         game_id = created["game_id"]
         tokens = {t["seat"]: t["token"] for t in created["tokens"]}
