@@ -299,6 +299,7 @@ class GameService:
             or time.monotonic() - entry.checked_at > TRUST_SECONDS
         ):
             return None
+        METRICS.inc("yamen_reads_from_memory_total")
         return entry
 
     def recalled_for_reading(self, entry: Remembered) -> Loaded:

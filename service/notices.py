@@ -5,8 +5,8 @@ answer a read from there — with no Postgres or Redis round trip — only while
 newer was committed.  That certainty comes from here:
 
 * after its append commits, the worker that judged a move posts ``"<game_id> <version>"`` on
-  the ``yamen:moves`` channel (in the same Redis round trip as the snapshot), *before* it
-  answers the move;
+  the ``yamen:moves`` channel (in the same Redis round trip as the snapshot; moves finishing
+  together share one message, a notice per line), *before* it answers the move;
 * every worker holds one subscription to the channel and reads each notice as it arrives
   (``loop.add_reader``) — and again, without waiting, right before it answers a read from
   memory (:meth:`NoticeBoard.drain`).  On one host the notice is in the reader's socket before
@@ -227,9 +227,10 @@ class NoticeBoard:
 
     def _handle(self, value: list) -> None:
         if len(value) >= 3 and value[0] == b"message":
-            game_id, _, version = value[2].decode().partition(" ")
-            if version.isdigit():
-                self.post(game_id, int(version))
+            for line in value[2].decode().split("\n"):  # a batch of moves: one notice per line
+                game_id, _, version = line.partition(" ")
+                if version.isdigit():
+                    self.post(game_id, int(version))
         elif len(value) >= 3 and value[0] == b"subscribe":
             self.live = True
             self._settle_first()
