@@ -82,11 +82,12 @@ async def run(database_url: str, connections: int, pool_size: int, games: int, w
             t0 = time.perf_counter()
             async with pool.connection() as conn:
                 if single is not None:
-                    # The service's own single-statement append.
-                    flat: list = []
-                    for p in params:
-                        flat.extend(p)
-                    flat.extend(update)
+                    # The service's own single-statement append (one command per transaction).
+                    of = getattr(_store, "append_params_of", None)
+                    if of is not None:
+                        flat = of(game_id, v, params, rows[-1][7], "active", now)
+                    else:  # an older store: events first, then the update's parameters
+                        flat = [x for p in params for x in p] + list(update)
                     cur = await conn.execute(single(len(rows), False), flat)
                     if (await cur.fetchone())[0] is None:
                         raise RuntimeError("stale version in the ceiling benchmark")

@@ -9,6 +9,7 @@ module's exceptions, so nothing above it imports psycopg.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.resources
 from datetime import datetime
 
@@ -109,36 +110,53 @@ _append_statements: dict[tuple[int, bool], str] = {}
 
 
 def append_statement(n_events: int, idempotency: bool) -> str:
-    """The single statement that appends one command, in one round trip and one transaction.
+    """The single statement that appends one command, in one round trip.
 
-    The event rows go in first: two writers at the same expected version insert the same
-    ``(game_id, seq)``, the second waits on the first's index entry and then fails on the unique
-    key, so the primary key decides the race.  Only then is the games row moved on (its version
-    check is the last line of defence, as seqs are dense).  Parameters: each event's 11 columns,
-    then the idempotency row's 7 (if any), then version, last_hash, status, updated_at, game_id and
-    the expected version.
+    It first locks the game's row *if* it is still at the expected version: of two writers at the
+    same version, the second waits for the first to commit, then finds the version moved on and
+    inserts nothing — so a lost race is an answer (a null version), not an error that would abort
+    the transaction it shares with other games' appends (:meth:`EventStore.append` batches them).
+    Every writer locks the games row before it touches events, and a batch locks its games in
+    order, so writers never deadlock; the primary key ``(game_id, seq)`` stays the last line of
+    defence.  Parameters: game_id and the expected version, each event's 11 columns, the
+    idempotency row's 7 (if any), then the new version, last_hash, status, updated_at.
     """
     key = (n_events, idempotency)
     sql = _append_statements.get(key)
     if sql is None:
         sql = (
-            "WITH appended AS (INSERT INTO events (game_id, seq, type, payload, visible_to, seat, command,"
-            " idempotency_key, recorded_at, prev_hash, hash) VALUES " + ", ".join([_APPEND_ROW] * n_events) +
-            " RETURNING seq)"
+            "WITH locked AS (SELECT game_id, version FROM games WHERE game_id = %s AND version = %s FOR UPDATE),"
+            " appended AS (INSERT INTO events (game_id, seq, type, payload, visible_to, seat, command,"
+            " idempotency_key, recorded_at, prev_hash, hash) SELECT * FROM (VALUES " + ", ".join([_APPEND_ROW] * n_events) +
+            ") AS v WHERE EXISTS (SELECT 1 FROM locked) RETURNING seq)"
         )
         if idempotency:
             sql += (
                 ", remembered AS (INSERT INTO idempotency (game_id, key, seat, request_hash, status_code,"
-                " response, created_at) VALUES (%s, %s, %s::integer, %s, %s::integer, %s::bytea, %s::timestamptz)"
-                " RETURNING 1)"
+                " response, created_at) SELECT %s, %s, %s::integer, %s, %s::integer, %s::bytea, %s::timestamptz"
+                " WHERE EXISTS (SELECT 1 FROM locked) RETURNING 1)"
             )
         sql += (
-            ", moved AS (UPDATE games SET version = %s, last_hash = %s, status = %s, updated_at = %s"
-            " WHERE game_id = %s AND version = %s AND EXISTS (SELECT 1 FROM appended) RETURNING version)"
+            ", moved AS (UPDATE games g SET version = %s, last_hash = %s, status = %s, updated_at = %s"
+            " FROM locked WHERE g.game_id = locked.game_id AND g.version = locked.version RETURNING g.version)"
             " SELECT (SELECT version FROM moved), (SELECT count(*) FROM appended)"
         )
         _append_statements[key] = sql
     return sql
+
+
+def append_params_of(
+    game_id: str, expected_version: int, event_params: list[tuple], last_hash: str, status: str, now: datetime,
+    idempotency_params: tuple | None = None,
+) -> list:
+    """The parameters of :func:`append_statement`, in its order (event rows as :func:`_event_params` gives them)."""
+    params: list = [game_id, expected_version]
+    for e in event_params:
+        params.extend(e)
+    if idempotency_params is not None:
+        params.extend(idempotency_params)
+    params.extend((expected_version + len(event_params), last_hash, status, now))
+    return params
 
 
 def append_params(
@@ -150,21 +168,27 @@ def append_params(
     idempotency: tuple[str, "IdempotentResponse"] | None,
 ) -> list:
     """The parameters of :func:`append_statement`, in its order."""
-    params: list = []
-    for e in events:
-        params.extend(_event_params(e))
+    idem = None
     if idempotency is not None:
         key, resp = idempotency
-        params.extend((game_id, key, resp.seat, resp.request_hash, resp.status_code, resp.response, now))
-    params.extend((events[-1].seq, events[-1].hash, status, now, game_id, expected_version))
-    return params
+        idem = (game_id, key, resp.seat, resp.request_hash, resp.status_code, resp.response, now)
+    assert events[-1].seq == expected_version + len(events)
+    return append_params_of(game_id, expected_version, [_event_params(e) for e in events], events[-1].hash, status, now, idem)
+
+
+MAX_BATCHES_IN_FLIGHT = 2
+"""Batches of appends a worker has on the wire at once; the next gathers meanwhile."""
 
 
 class EventStore:
     """Postgres-backed store of games, seats, events and idempotent responses."""
 
-    def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16) -> None:
+    def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16, batch_appends: bool = True) -> None:
         self.url = url
+        self.batch_appends = batch_appends
+        self._gathering: list | None = None
+        self._batches_in_flight = 0
+        self.batches_sent = 0
         self.pool = AsyncConnectionPool(
             url,
             min_size=min_size,
@@ -337,25 +361,102 @@ class EventStore:
         now: datetime,
         idempotency: tuple[str, IdempotentResponse] | None = None,
     ) -> None:
-        """Append one command's events atomically, if the stream is still at *expected_version*."""
+        """Append one command's events atomically, if the stream is still at *expected_version*.
+
+        Appends without an idempotency key join a batch: the commands that reach this point in
+        the same turn of the event loop are sent together, each its own statement, in one
+        transaction and one round trip (group commit: one WAL flush, one wake-up of Postgres, one
+        send — on these machines a send costs as much CPU as the statement).  A lost race is a
+        null answer, not an error, so one game's conflict never aborts the others; any error
+        (a lost connection, a duplicate key) makes every append of the batch retry alone.
+        """
         if not events:
             return
+        sql = append_statement(len(events), idempotency is not None)
         params = append_params(game_id, expected_version, events, status, now, idempotency)
+        if idempotency is None and self.batch_appends:
+            row = await self._in_batch(game_id, sql, params)
+        else:
+            row = await self._alone(sql, params)
+        if row is None or row[0] is None:
+            raise VersionConflict(await self._version(game_id))
+
+    async def _alone(self, sql: str, params: list) -> tuple | None:
         try:
-            # One statement, so one round trip and one (implicit) transaction.
             async with self.pool.connection() as conn:
-                cur = await conn.execute(append_statement(len(events), idempotency is not None), params)
-                row = await cur.fetchone()
-            if row is None or row[0] is None:
-                # Unreachable: inserting seq expected+1 succeeded, so no committed event has it, and
-                # every writer moves games.version with its events in one statement.
-                raise StoreError(f"game {game_id}: events appended but the version did not move")
+                cur = await conn.execute(sql, params)
+                return await cur.fetchone()
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "idempotency_pkey":
                 raise DuplicateIdempotencyKey(str(exc)) from exc
-            raise VersionConflict(await self._version(game_id)) from exc
+            return None  # the primary key caught a race the row lock did not (cannot happen: defence in depth)
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(str(exc)) from exc
+
+    async def _in_batch(self, game_id: str, sql: str, params: list) -> tuple | None:
+        loop = asyncio.get_running_loop()
+        batch = self._gathering
+        if batch is None:
+            batch = self._gathering = []
+            if self._batches_in_flight < MAX_BATCHES_IN_FLIGHT:
+                self._batches_in_flight += 1
+                loop.create_task(self._send_batches())
+        answer: asyncio.Future = loop.create_future()
+        batch.append((game_id, sql, params, answer))
+        return await answer
+
+    async def _send_batches(self) -> None:
+        try:
+            while self._gathering:
+                await asyncio.sleep(0)  # the appends reaching this point in the same turn join
+                batch, self._gathering = self._gathering, None
+                if not batch:
+                    continue
+                batch.sort(key=lambda item: item[0])  # rows locked in one order: batches never deadlock
+                try:
+                    rows = await self._send_batch(batch)
+                except (pg_errors.IntegrityError, pg_errors.TransactionRollback, pg_errors.DataError):
+                    # Refused before COMMIT, so nothing of the batch was committed: each append goes
+                    # alone and meets its own fate.
+                    rows = None
+                except Exception as exc:  # noqa: BLE001
+                    # A lost connection may have lost the answer to a COMMIT that happened: retrying
+                    # could apply a command twice, so every move of the batch hears "unavailable".
+                    failure = StoreUnavailable(str(exc))
+                    for *_, answer in batch:
+                        if not answer.done():
+                            answer.set_exception(failure)
+                    continue
+                if rows is not None:
+                    for (_, _, _, answer), row in zip(batch, rows):
+                        if not answer.done():
+                            answer.set_result(row)
+                    continue
+                for _, sql, params, answer in batch:
+                    if answer.done():
+                        continue
+                    try:
+                        answer.set_result(await self._alone(sql, params))
+                    except Exception as exc:  # noqa: BLE001 - handed to the waiting move
+                        answer.set_exception(exc)
+        finally:
+            self._batches_in_flight -= 1
+            if self._gathering and self._batches_in_flight < MAX_BATCHES_IN_FLIGHT:
+                self._batches_in_flight += 1
+                asyncio.get_running_loop().create_task(self._send_batches())
+
+    async def _send_batch(self, batch: list) -> list[tuple | None]:
+        self.batches_sent += 1
+        if len(batch) == 1:
+            _, sql, params, _ = batch[0]
+            async with self.pool.connection() as conn:
+                cur = await conn.execute(sql, params)
+                return [await cur.fetchone()]
+        async with self.pool.connection() as conn:
+            async with conn.pipeline():
+                async with conn.transaction():
+                    cursors = [await conn.execute(sql, params) for _, sql, params, _ in batch]
+            return [await cur.fetchone() for cur in cursors]
 
     async def _version(self, game_id: str) -> int:
         async with self.pool.connection() as conn:

@@ -6,6 +6,7 @@ import asyncio
 import secrets
 from datetime import UTC, datetime
 
+import msgspec
 import pytest
 
 from service.records import NewEvent, first_broken_link, seal
@@ -72,6 +73,53 @@ async def test_concurrent_appends_at_one_version_exactly_one_wins(store):
     events = await store.events(game_id)
     assert [e.seq for e in events] == [1, 2, 3, 4]
     assert first_broken_link("c0", events, "s") is None
+
+
+async def test_appends_of_many_games_at_once_share_a_commit_and_keep_their_own_fates(store):
+    """Appends that arrive together go in one batch: each game's race is its own."""
+    games = [await _new_game(store) for _ in range(12)]
+    stale_id, stale_opening = games[0]
+    await store.append(stale_id, 2, seal(stale_id, 3, stale_opening[-1].hash, _events(1), datetime.now(UTC), "s"),
+                       status="active", now=datetime.now(UTC))
+
+    async def attempt(game_id: str, opening: list) -> bool:
+        batch = seal(game_id, 3, opening[-1].hash, _events(2), datetime.now(UTC), "s")
+        try:
+            await store.append(game_id, 2, batch, status="active", now=datetime.now(UTC))
+            return True
+        except VersionConflict as conflict:
+            assert conflict.current_version == 3
+            return False
+
+    sent = store.batches_sent
+    results = await asyncio.gather(*(attempt(g, o) for g, o in games))
+    assert results == [False] + [True] * 11
+    assert store.batches_sent - sent < 4  # they went together
+    for game_id, _ in games[1:]:
+        events = await store.events(game_id)
+        assert [e.seq for e in events] == [1, 2, 3, 4]
+        assert first_broken_link("c0", events, "s") is None
+        assert (await store.get_game(game_id)).version == 4
+
+
+async def test_an_append_postgres_refuses_does_not_take_its_batch_down(store):
+    games = [await _new_game(store) for _ in range(4)]
+
+    async def attempt(k: int, game_id: str, opening: list) -> str:
+        batch = seal(game_id, 3, opening[-1].hash, _events(1), datetime.now(UTC), "s")
+        if k == 1:  # not JSON: Postgres refuses the cast, aborting the shared transaction
+            batch[0] = msgspec.structs.replace(batch[0], payload=b"{not json")
+        try:
+            await store.append(game_id, 2, batch, status="active", now=datetime.now(UTC))
+            return "ok"
+        except Exception as exc:  # noqa: BLE001
+            return type(exc).__name__
+
+    results = await asyncio.gather(*(attempt(k, g, o) for k, (g, o) in enumerate(games)))
+    assert results[0] == results[2] == results[3] == "ok"
+    assert results[1] != "ok"
+    assert (await store.get_game(games[1][0])).version == 2
+    assert [(await store.get_game(g)).version for g, _ in games] == [3, 2, 3, 3]
 
 
 async def test_idempotency_key_is_recorded_once(store):
