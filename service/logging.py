@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
+import random
 import sys
 import time
 
@@ -46,6 +46,7 @@ class AccessLogMiddleware:
         self.app = app
         self.write_lines = write_lines
         self.log = structlog.get_logger("yamen.access")
+        self._ids = random.Random()
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -57,7 +58,8 @@ class AccessLogMiddleware:
             if name == b"x-request-id":
                 request_id = value.decode("latin-1")[:64]
                 break
-        request_id = request_id or secrets.token_hex(8)
+        # A correlation id, not a secret: no system call for it (secrets would read the OS RNG).
+        request_id = request_id or f"{self._ids.getrandbits(64):016x}"
         path = scope.get("path", "")
         context = {"request_id": request_id}
         match = _GAME_PATH.match(path)
