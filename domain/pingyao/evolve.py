@@ -16,6 +16,13 @@ def _piaohao_add(p: Player, where: str, n: int) -> None:
         p.regions[where].silver += n
 
 
+_STACKS = {cf: {str(t): tuple(C.stack_tiles(t, cf)) for t in C.TIERS} for cf in (False, True)}
+"""The face-down tile stacks of each tier, without and with the crowdfunding tiles (worked out
+once: they depend only on the component lists)."""
+_DECK = tuple(sorted(C.CARDS))
+"""The exchange deck at setup (every exchange card)."""
+
+
 def _set_up(s: State, e: E.GameSetUp) -> None:
     """Game Setup: 10 copper, 2 silver in the head office, the starting branch on the Tier-1
     region of its colour, the Deposit area, 3 teller dice (Two-Player Game Rules / Solo Rules,
@@ -44,9 +51,9 @@ def _set_up(s: State, e: E.GameSetUp) -> None:
         p.regions[f"1{C.TILES[e.starting[0]].color}"].silver = C.SOLO_START_SILVER
         placed = p.head_office + C.SOLO_START_SILVER + p.deposit_area
     s.supply_silver = C.SILVER_SUPPLY - placed
-    s.stacks = {str(t): C.stack_tiles(t, e.crowdfunding) for t in C.TIERS}
+    s.stacks = {key: list(tiles) for key, tiles in _STACKS[e.crowdfunding].items()}
     s.bottoms = {str(t): [] for t in C.TIERS}
-    s.deck = sorted(C.CARDS)
+    s.deck = list(_DECK)
     copies = C.yamen_copies(e.players)
     s.yamen_supply = {k: copies for k, t in C.YAMEN_TILES.items() if e.crowdfunding or not t.promo}
 
@@ -66,12 +73,13 @@ def _round_started(s: State, e: E.RoundStarted) -> None:
     s.acted, s.forced_die = {}, -1
     for p in s.pl:
         p.used_round = []
+    solo, two_player, first_rounds = s.players == 1, s.players == 2, e.round < 3
     for i, d in enumerate(s.dice):
-        early = e.round < 3 and i % 3 == 2  # the third die of a colour joins in round 3
+        early = first_rounds and i % 3 == 2  # the third die of a colour joins in round 3
         if d.owner >= 0:
-            d.where = "storage" if early and s.players != 1 else "number"
+            d.where = "storage" if early and not solo else "number"
         else:
-            d.where = "storage" if early and s.players == 2 else "pool"
+            d.where = "storage" if early and two_player else "pool"
         d.value, d.action, d.rerolled = 3, "", False
 
 
@@ -132,7 +140,7 @@ def _dice_rolled(s: State, e: E.DiceRolled) -> None:
 
 def _queued(s: State, e: E.DecisionQueued) -> None:
     if e.frames:
-        s.frames[0:0] = list(e.frames)
+        s.frames[0:0] = e.frames  # the slice assignment copies the list
     if e.bonuses:
         s.pl[e.seat].bonuses.extend(e.bonuses)
 
@@ -168,7 +176,10 @@ def _converted(s: State, e: E.CopperConverted) -> None:
 def _count_turn(s: State, d: Die) -> None:
     """Action Phase: equal values take turns round the table, one die per player per turn."""
     if d.where == "number":
-        row = s.acted.setdefault(str(d.value), [0] * s.players)
+        key = str(d.value)
+        row = s.acted.get(key)
+        if row is None:
+            row = s.acted[key] = [0] * s.players
         row[d.owner] += 1
 
 
@@ -212,11 +223,12 @@ def _dispatched(s: State, e: E.DieDispatched) -> None:
 def _tiles_drawn(s: State, e: E.BranchTilesDrawn) -> None:
     s.pl[e.seat].copper -= e.cost
     key = str(e.tier)
+    stack, bottom = s.stacks[key], s.bottoms[key]
     for t in e.tiles:
-        if t in s.stacks[key]:
-            s.stacks[key].remove(t)
-        elif t in s.bottoms[key]:
-            s.bottoms[key].remove(t)
+        if t in stack:
+            stack.remove(t)
+        elif t in bottom:
+            bottom.remove(t)
     s.drawn, s.drawn_tier, s.drawn_region = list(e.tiles), e.tier, e.region
 
 

@@ -6,6 +6,7 @@ from domain.jiangnan import GAME, JiangnanOptions
 from domain.jiangnan import components as C
 from domain.jiangnan.commands import ChooseStartingPortfolio, DrawInspiration, Pass, Rest, UseSpiritsTile, VisitDistrict
 from domain.jiangnan.events import ActionTileDrawn
+from domain.jiangnan.evolve import _HANDLERS
 from domain.kernel import InvalidOptions, redact_for
 from tests.support import given, given_state
 
@@ -176,3 +177,10 @@ def test_rejections_reveal_neither_the_stack_nor_a_bag():
     bag_tile = state.p[0].bag[0]
     msg = str(given_state(GAME, state).when(0, VisitDistrict(slot=9, district="society")).raises("not_now"))
     assert bag_tile not in msg
+
+
+def test_evolve_has_one_handler_per_event_type():
+    """``evolve`` dispatches on the event's type: every event of the game has its handler, and
+    the table names nothing else."""
+    assert set(_HANDLERS) == set(GAME.event_types)
+    assert len(GAME.event_types) == len(set(GAME.event_types))

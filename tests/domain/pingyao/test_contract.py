@@ -8,6 +8,7 @@ from domain.pingyao import GAME, PingyaoOptions
 from domain.pingyao import commands as K
 from domain.pingyao import components as C
 from domain.pingyao import events as E
+from domain.pingyao.evolve import _HANDLERS
 
 from .test_playouts import _greedy_playout
 
@@ -80,3 +81,10 @@ def test_view_and_components_encode():
 def test_events_round_trip():
     union = E.EVENTS
     assert len(set(t.__name__ for t in union)) == len(union)
+
+
+def test_evolve_has_one_handler_per_event_type():
+    """``evolve`` dispatches on the event's type: every event of the game has its handler, and
+    the table names nothing else."""
+    assert set(_HANDLERS) == set(GAME.event_types)
+    assert len(GAME.event_types) == len(set(GAME.event_types))

@@ -17,7 +17,7 @@ from domain.yangtze.events import (
     StartingGoodsDrawn,
     TurnEnded,
 )
-from domain.yangtze.rules import YangtzeOptions
+from domain.yangtze.rules import _HANDLERS, YangtzeOptions
 from tests.support import given_state
 
 from .helpers import DEFAULT_RIVER, daily, lux, table
@@ -202,3 +202,10 @@ def test_legal_moves_of_a_turn():
     assert PurchaseGood(slot=5, buy_two=True) in moves and EndTurn() in moves
     # the other seat can only play its any-time cards
     assert {type(m).__name__ for m in GAME.legal_moves(state, 1)} == {"PlayLiquidity", "PlaySellCard"}
+
+
+def test_evolve_has_one_handler_per_event_type():
+    """``evolve`` dispatches on the event's type: every event of the game has its handler, and
+    the table names nothing else."""
+    assert set(_HANDLERS) == set(GAME.event_types)
+    assert len(GAME.event_types) == len(set(GAME.event_types))
