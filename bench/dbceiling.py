@@ -82,7 +82,7 @@ async def run(database_url: str, connections: int, pool_size: int, games: int, w
             t0 = time.perf_counter()
             async with pool.connection() as conn:
                 if single is not None:
-                    # The service's own single-statement append (one command per transaction).
+                    # The service's own append statement, one command per transaction.
                     of = getattr(_store, "append_params_of", None)
                     if of is not None:
                         flat = of(game_id, v, params, rows[-1][7], "active", now)
