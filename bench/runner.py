@@ -434,12 +434,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.docs_copy:
         pathlib.Path(args.docs_copy).write_bytes(blob)
         print(f"wrote {args.docs_copy}", file=sys.stderr)
-        _update_docs(ROOT / "docs" / "performance.md", table)
+        for page in (ROOT / "docs" / "performance.md", ROOT / "README.md"):
+            _update_docs(page, table)
     return 0
 
 
 def _update_docs(path: pathlib.Path, table: str) -> None:
-    """Replace the table between the LATEST markers of docs/performance.md, if they are there."""
+    """Replace the table between the LATEST markers of a page (docs/performance.md, README.md), if they are there."""
     begin, end = "<!-- BEGIN LATEST -->", "<!-- END LATEST -->"
     try:
         text = path.read_text()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import random
 import secrets
 import time
 from collections import OrderedDict
@@ -80,6 +81,9 @@ class Remembered:
     state: Any = None
     """Decoded on the first read and shared by reads, which never mutate it."""
     documents: dict[Seat | None, bytes] = field(default_factory=dict)
+    trust_for: float = 0.0
+    """Seconds from checked_at; drawn per state in [0.75, 1] x TRUST_SECONDS so that states
+    remembered together are not all re-checked in the same instant."""
     legal: dict[Seat | None, bytes] = field(default_factory=dict)
 
 
@@ -125,6 +129,7 @@ class GameService:
         # checks it, and any doubt (a conflict, a refusal) judges again on a fresh load.
         self._recent: OrderedDict[str, Remembered] = OrderedDict()
         self.board: NoticeBoard | None = None
+        self._jitter = random.Random()
 
     def attach_board(self, board: NoticeBoard) -> None:
         """Let reads trust remembered states while *board* is live."""
@@ -276,14 +281,16 @@ class GameService:
         if self.board is not None and self.board.superseded(game_id, row.version):
             self._recent.pop(game_id, None)
             return
-        self._recent[game_id] = Remembered(row, blob, epoch, time.monotonic(), state)
+        self._recent[game_id] = Remembered(
+            row, blob, epoch, time.monotonic(), state, trust_for=TRUST_SECONDS * self._jitter.uniform(0.75, 1.0)
+        )
         self._recent.move_to_end(game_id)
         if len(self._recent) > RECENT_STATES:
             self._recent.popitem(last=False)
 
-    def current(self, game_id: str) -> Remembered | None:
-        """The remembered state, if it may answer a read: the board is live and has vouched for it
-        since Postgres did, no newer version was announced, and it is not too old."""
+    def _trusted(self, game_id: str) -> Remembered | None:
+        """The remembered state, if nothing says it is stale: the board is live and has vouched
+        for it since Postgres did, and no newer version was announced (its age is not checked)."""
         board = self.board
         if board is None:
             return None
@@ -296,9 +303,33 @@ class GameService:
             or entry.epoch != board.epoch
             or entry.row.status == "open"  # a join changes the row without an event
             or board.superseded(game_id, entry.row.version)
-            or time.monotonic() - entry.checked_at > TRUST_SECONDS
         ):
             return None
+        return entry
+
+    def current(self, game_id: str) -> Remembered | None:
+        """The remembered state, if it may answer a read now (trusted, and younger than TRUST_SECONDS)."""
+        entry = self._trusted(game_id)
+        if entry is None or time.monotonic() - entry.checked_at > entry.trust_for:
+            return None
+        METRICS.inc("yamen_reads_from_memory_total")
+        return entry
+
+    async def vouched(self, game_id: str) -> Remembered | None:
+        """:meth:`current`, asking Postgres for the game's version when the state has only grown
+        old: if it has not moved, the state (and the answers rendered from it) stay trusted."""
+        entry = self.current(game_id)
+        if entry is not None or self.board is None:
+            return entry
+        entry = self._trusted(game_id)
+        if entry is None:
+            return None
+        epoch, asked_at = self.board.epoch, time.monotonic()
+        if await self.store.version_of(game_id) != entry.row.version:
+            return None
+        if self._trusted(game_id) is not entry or self.board.epoch != epoch:
+            return None  # a notice or a dropped board while we asked
+        entry.checked_at = asked_at
         METRICS.inc("yamen_reads_from_memory_total")
         return entry
 
@@ -458,7 +489,7 @@ class GameService:
     async def read_document(self, game_id: str, viewer: Seat | None, if_none_match: int | None) -> tuple[int, bytes | None]:
         """The game as *viewer* may see it, encoded, and its version; None for the body when the
         caller's copy (*if_none_match*) is current."""
-        entry = self.current(game_id)
+        entry = await self.vouched(game_id)
         if entry is not None:
             if if_none_match == entry.row.version:
                 return entry.row.version, None
@@ -479,7 +510,7 @@ class GameService:
 
     async def read_legal_moves(self, game_id: str, seat: Seat | None) -> tuple[int, bytes]:
         """Every command *seat* may send now, encoded, and the version they are for."""
-        entry = self.current(game_id)
+        entry = await self.vouched(game_id)
         if entry is not None:
             body = entry.legal.get(seat)
             if body is None:

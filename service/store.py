@@ -465,6 +465,16 @@ class EventStore:
                     cursors = [await conn.execute(sql, params) for _, sql, params, _ in batch]
             return [await cur.fetchone() for cur in cursors]
 
+    async def version_of(self, game_id: str) -> int | None:
+        """The game's current version (None if there is no such game)."""
+        try:
+            async with self.pool.connection() as conn:
+                cur = await conn.execute("SELECT version FROM games WHERE game_id = %s", (game_id,))
+                row = await cur.fetchone()
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return row[0] if row else None
+
     async def _version(self, game_id: str) -> int:
         async with self.pool.connection() as conn:
             cur = await conn.execute("SELECT version FROM games WHERE game_id = %s", (game_id,))
