@@ -119,6 +119,11 @@ class NoticeBoard:
         """Subscribe (and keep subscribing after a drop); returns once live, once the first
         attempt has failed, or after *timeout* — reads do not wait for the board."""
         loop = asyncio.get_running_loop()
+        if urlparse(self.url).scheme not in ("redis", "unix"):
+            # rediss:// (TLS) is not spoken by this subscriber: the board stays off, and every
+            # read goes to Redis and Postgres as it would without a board.
+            log.warning("notices_unsupported_scheme", scheme=urlparse(self.url).scheme)
+            return
         self._first = loop.create_future()
         self._task = loop.create_task(self._keep_subscribed())
         with contextlib.suppress(asyncio.TimeoutError):

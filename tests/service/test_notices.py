@@ -136,3 +136,10 @@ def test_the_subscription_parser_waits_for_whole_messages():
     assert _parse(bytearray(b"*3\r\n$9\r\nsubscribe\r\n$11\r\nyamen:moves\r\n:1\r\n"))[0] == [b"subscribe", b"yamen:moves", 1]
     with pytest.raises(Exception):
         _parse(bytearray(b"-NOAUTH Authentication required.\r\n"))
+
+
+async def test_a_tls_redis_url_leaves_the_board_off():
+    board = NoticeBoard("rediss://127.0.0.1:6380/0")
+    await board.start()
+    assert not board.live
+    await board.close()
