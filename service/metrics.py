@@ -15,6 +15,8 @@ _HELP = {
     "yamen_moves_total": "Moves accepted and appended, by game kind",
     "yamen_move_races_total": "Appends that lost a race on the expected version",
     "yamen_snapshots_total": "Snapshot lookups while loading a game, by result (hit, miss, rejected)",
+    "yamen_append_batches_total": "Transactions that appended moves together (group commit)",
+    "yamen_appends_batched_total": "Moves appended in those transactions (appends / batches = moves per commit)",
     "yamen_notice_batches_total": "Redis round trips that wrote snapshots and posted move notices",
     "yamen_notices_total": "Move notices posted (notices / batches = moves sharing a round trip)",
     "yamen_reads_from_memory_total": "Reads answered from the worker's memory, vouched for by the notice board",

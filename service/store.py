@@ -18,6 +18,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg_pool import AsyncConnectionPool
 
+from .metrics import METRICS
 from .records import StoredEvent
 
 
@@ -454,6 +455,8 @@ class EventStore:
 
     async def _send_batch(self, batch: list) -> list[tuple | None]:
         self.batches_sent += 1
+        METRICS.inc("yamen_append_batches_total")
+        METRICS.inc("yamen_appends_batched_total", len(batch))
         if len(batch) == 1:
             _, sql, params, _ = batch[0]
             async with self.pool.connection() as conn:
