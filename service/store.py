@@ -147,6 +147,32 @@ def append_statement(n_events: int, idempotency: bool) -> str:
     return sql
 
 
+BATCH_APPEND = (
+    "WITH appended AS (INSERT INTO events (game_id, seq, type, payload, visible_to, seat, command,"
+    " idempotency_key, recorded_at, prev_hash, hash)"
+    " SELECT r.game_id, r.seq, r.type, r.payload::json, r.visible_to::integer[], r.seat, r.command::json,"
+    " r.idempotency_key, r.recorded_at, r.prev_hash, r.hash"
+    " FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::text[], %s::text[], %s::integer[], %s::text[],"
+    " %s::text[], %s::timestamptz[], %s::text[], %s::text[])"
+    " AS r(game_id, seq, type, payload, visible_to, seat, command, idempotency_key, recorded_at, prev_hash, hash)"
+    " RETURNING game_id),"
+    " moved AS (UPDATE games g SET version = m.version, last_hash = m.last_hash, status = m.status,"
+    " updated_at = m.updated_at"
+    " FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::timestamptz[])"
+    " AS m(game_id, expected, version, last_hash, status, updated_at)"
+    " WHERE g.game_id = m.game_id AND g.version = m.expected"
+    " AND EXISTS (SELECT 1 FROM appended a WHERE a.game_id = m.game_id) RETURNING g.game_id, g.version)"
+    " SELECT game_id, version FROM moved"
+)
+"""Several games' appends in one statement (see :meth:`EventStore.append`): the events of every
+command, then each game's row moved on from its expected version; a lost race fails the statement
+on the ``(game_id, seq)`` key.  Answers each moved game's new version."""
+
+
+def _int_array(values: list[int] | None) -> str | None:
+    return None if values is None else "{" + ",".join(map(str, values)) + "}"
+
+
 def append_params_of(
     game_id: str, expected_version: int, event_params: list[tuple], last_hash: str, status: str, now: datetime,
     idempotency_params: tuple | None = None,
@@ -366,20 +392,20 @@ class EventStore:
         """Append one command's events atomically, if the stream is still at *expected_version*.
 
         Appends without an idempotency key join a batch: the commands that reach this point in
-        the same turn of the event loop are sent together, each its own statement, in one
-        transaction and one round trip (group commit: one WAL flush, one wake-up of Postgres, one
-        send — on these machines a send costs as much CPU as the statement), games in order so
-        that batches never deadlock.  A lost race fails its statement on the primary key and
-        aborts the shared transaction: the whole batch is then retried append by append, where
-        each meets its own fate.  A lost connection answers "unavailable" to every append of the
-        batch instead (its COMMIT may have happened).
+        the same turn of the event loop are sent together as one statement (:data:`BATCH_APPEND`,
+        the same shape as :func:`append_statement` over arrays), so one round trip, one
+        transaction, one WAL flush (group commit; on these machines a send costs as much CPU as
+        the statement).  A lost race fails the statement on the primary key, and the whole batch
+        is then retried append by append, where each meets its own fate.  A lost connection
+        answers "unavailable" to every append of the batch instead (its COMMIT may have happened).
         """
         if not events:
             return
         sql = append_statement(len(events), idempotency is not None)
         params = append_params(game_id, expected_version, events, status, now, idempotency)
         if idempotency is None and self.batch_appends:
-            row = await self._in_batch(game_id, sql, params)
+            update = (game_id, expected_version, events[-1].seq, events[-1].hash, status, now)
+            row = await self._in_batch(game_id, sql, params, ([_event_params(e) for e in events], update))
         else:
             row = await self._alone(sql, params)
         if row is None:
@@ -401,7 +427,7 @@ class EventStore:
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(str(exc)) from exc
 
-    async def _in_batch(self, game_id: str, sql: str, params: list) -> tuple | None:
+    async def _in_batch(self, game_id: str, sql: str, params: list, columns: tuple) -> tuple | None:
         loop = asyncio.get_running_loop()
         batch = self._gathering
         if batch is None:
@@ -410,7 +436,7 @@ class EventStore:
                 self._batches_in_flight += 1
                 loop.create_task(self._send_batches())
         answer: asyncio.Future = loop.create_future()
-        batch.append((game_id, sql, params, answer))
+        batch.append((game_id, sql, params, answer, columns))
         return await answer
 
     async def _send_batches(self) -> None:
@@ -436,11 +462,11 @@ class EventStore:
                             answer.set_exception(failure)
                     continue
                 if rows is not None:
-                    for (_, _, _, answer), row in zip(batch, rows):
+                    for (_, _, _, answer, _), row in zip(batch, rows):
                         if not answer.done():
                             answer.set_result(row)
                     continue
-                for _, sql, params, answer in batch:
+                for _, sql, params, answer, _ in batch:
                     if answer.done():
                         continue
                     try:
@@ -458,15 +484,19 @@ class EventStore:
         METRICS.inc("yamen_append_batches_total")
         METRICS.inc("yamen_appends_batched_total", len(batch))
         if len(batch) == 1:
-            _, sql, params, _ = batch[0]
+            _, sql, params, _, _ = batch[0]
             async with self.pool.connection() as conn:
                 cur = await conn.execute(sql, params)
                 return [await cur.fetchone()]
+        # Columns, not rows: one fixed statement whatever the batch's size (prepared once).
+        event_rows = [r for *_, (rows, _) in batch for r in rows]
+        events = [list(col) for col in zip(*event_rows)]
+        events[4] = [_int_array(v) for v in events[4]]  # visible_to: an array per row, as text
+        updates = [list(col) for col in zip(*(u for *_, (_, u) in batch))]
         async with self.pool.connection() as conn:
-            async with conn.pipeline():
-                async with conn.transaction():
-                    cursors = [await conn.execute(sql, params) for _, sql, params, _ in batch]
-            return [await cur.fetchone() for cur in cursors]
+            cur = await conn.execute(BATCH_APPEND, [*events, *updates])
+            moved = dict(await cur.fetchall())
+        return [(moved.get(game_id), len(rows)) for game_id, *_, (rows, _) in batch]
 
     async def version_of(self, game_id: str) -> int | None:
         """The game's current version (None if there is no such game)."""
