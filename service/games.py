@@ -587,6 +587,8 @@ class GameService:
                 yield finished, [self.envelope(codec, e, viewer, finished) for e in events]
                 if len(events) == 500:
                     continue  # more are waiting
+                if finished:
+                    return  # the last events of a finished game: nothing will follow
             elif finished:
                 return
             else:

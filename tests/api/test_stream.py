@@ -81,3 +81,20 @@ async def test_a_spectator_watches_redacted_events_arrive(live_server):
     assert [e["seq"] for e in events] == list(range(1, v + 3))
     drawn = [e["event"] for e in events if e["event"]["type"] == "bluff.CardDrawn"]
     assert drawn and all(d["card"] is None for d in drawn)
+
+
+async def test_a_watched_game_that_ends_closes_its_stream_at_once(live_server):
+    """Notices wake the stream (no polling), and the last events of a finished game end it."""
+    async with httpx.AsyncClient(base_url=live_server, timeout=10) as client:
+        created = await create(client, "bluff", {"players": 2})
+        game_id = created["game_id"]
+        tokens = {t["seat"]: t["token"] for t in created["tokens"]}
+        watcher = asyncio.create_task(_read_events(client, f"/v1/games/{game_id}/events/stream", timeout=60))
+        await asyncio.sleep(0.3)
+        final = await play_to_end(client, game_id, tokens)
+        ended_at = time.monotonic()
+        events = await asyncio.wait_for(watcher, 10)
+        # The stream's own safety poll is 15 s: ending sooner means the notice (or the last
+        # batch) closed it, not a poll.
+        assert time.monotonic() - ended_at < 3.0
+    assert [e["seq"] for e in events] == list(range(1, final["version"] + 1))
