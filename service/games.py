@@ -40,6 +40,8 @@ log = structlog.get_logger("yamen.games")
 
 MAX_RACE_RETRIES = 32
 RECENT_STATES = 4096
+TOKEN_HASHES = 400_000
+"""Seat token hashes a worker remembers (a claimed seat's hash never changes)."""
 TRUST_SECONDS = 5.0
 """How long a remembered state may answer reads before Postgres is asked again, even with no
 notice: a notice lost to a Redis hiccup leaves a view at most this stale."""
@@ -193,7 +195,11 @@ class GameService:
             last_hash=stored[-1].hash if stored else commitment, imported=False,
             created_at=now, updated_at=now,
         )
-        await self.store.create_game(row, [token_hash(tokens[s]) if s in tokens else None for s in range(players)], stored)
+        hashes = [token_hash(tokens[s]) if s in tokens else None for s in range(players)]
+        await self.store.create_game(row, hashes, stored)
+        for seat, digest in enumerate(hashes):
+            if digest is not None:  # a claimed seat's token never changes: no lookup on its first move here
+                self._remember_token(game_id, seat, digest)
         await self.cache.set(game_id, encode_snapshot(row.version, game.rules_version, state))
         return {
             "game_id": game_id,
@@ -212,12 +218,19 @@ class GameService:
         if not 0 <= seat < row.players:
             raise Problem(404, "seat_not_found", f"seats are numbered 0..{row.players - 1}")
         token = f"ymn.{seat}.{secrets.token_urlsafe(24)}"
-        status = await self.store.claim_seat(game_id, seat, token_hash(token), self._now())
+        digest = token_hash(token)
+        status = await self.store.claim_seat(game_id, seat, digest, self._now())
         if status is None:
             raise Problem(409, "seat_taken", f"seat {seat} is already taken")
+        self._remember_token(game_id, seat, digest)
         return token, status
 
     # --- identity -----------------------------------------------------------------------------
+    def _remember_token(self, game_id: str, seat: Seat, digest: str) -> None:
+        if len(self._token_hashes) >= TOKEN_HASHES:
+            self._token_hashes.clear()  # a bound, not an LRU: a forgotten hash is one lookup away
+        self._token_hashes[(game_id, seat)] = digest
+
     async def authenticate(self, game_id: str, authorization: str | None) -> Seat | None:
         """The seat a bearer token belongs to; None for a spectator (no token)."""
         if not authorization:
@@ -232,7 +245,7 @@ class GameService:
             expected = await self.store.seat_token_hash(game_id, seat)
             if expected is not None:
                 # A claimed seat's token never changes, so its hash can be remembered.
-                self._token_hashes[(game_id, seat)] = expected
+                self._remember_token(game_id, seat, expected)
         if expected is None or not hmac.compare_digest(expected, token_hash(token.strip())):
             raise Problem(401, "invalid_token", "this token does not hold a seat in this game")
         return seat
