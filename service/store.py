@@ -187,25 +187,18 @@ def append_params_of(
     return params
 
 
-def append_params(
-    game_id: str,
-    expected_version: int,
-    events: list[StoredEvent],
-    status: str,
-    now: datetime,
-    idempotency: tuple[str, "IdempotentResponse"] | None,
-) -> list:
-    """The parameters of :func:`append_statement`, in its order."""
-    idem = None
-    if idempotency is not None:
-        key, resp = idempotency
-        idem = (game_id, key, resp.seat, resp.request_hash, resp.status_code, resp.response, now)
-    assert events[-1].seq == expected_version + len(events)
-    return append_params_of(game_id, expected_version, [_event_params(e) for e in events], events[-1].hash, status, now, idem)
-
-
 MAX_BATCHES_IN_FLIGHT = 2
 """Batches of appends a worker has on the wire at once; the next gathers meanwhile."""
+
+
+class _Pending:
+    """One append waiting in a batch: its own statement (for a retry alone), its rows and its
+    games-row update (for the batch statement), and the future its move awaits."""
+
+    __slots__ = ("game_id", "sql", "params", "rows", "update", "answer")
+
+    def __init__(self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple, answer: asyncio.Future) -> None:
+        self.game_id, self.sql, self.params, self.rows, self.update, self.answer = game_id, sql, params, rows, update, answer
 
 
 class EventStore:
@@ -214,7 +207,7 @@ class EventStore:
     def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16, batch_appends: bool = True) -> None:
         self.url = url
         self.batch_appends = batch_appends
-        self._gathering: list | None = None
+        self._gathering: list[_Pending] | None = None
         self._batches_in_flight = 0
         self.batches_sent = 0
         self.pool = AsyncConnectionPool(
@@ -401,11 +394,17 @@ class EventStore:
         """
         if not events:
             return
-        sql = append_statement(len(events), idempotency is not None)
-        params = append_params(game_id, expected_version, events, status, now, idempotency)
-        if idempotency is None and self.batch_appends:
+        assert events[-1].seq == expected_version + len(events)
+        rows = [_event_params(e) for e in events]
+        idem = None
+        if idempotency is not None:
+            key, resp = idempotency
+            idem = (game_id, key, resp.seat, resp.request_hash, resp.status_code, resp.response, now)
+        sql = append_statement(len(events), idem is not None)
+        params = append_params_of(game_id, expected_version, rows, events[-1].hash, status, now, idem)
+        if idem is None and self.batch_appends:
             update = (game_id, expected_version, events[-1].seq, events[-1].hash, status, now)
-            row = await self._in_batch(game_id, sql, params, ([_event_params(e) for e in events], update))
+            row = await self._in_batch(game_id, sql, params, rows, update)
         else:
             row = await self._alone(sql, params)
         if row is None:
@@ -427,7 +426,7 @@ class EventStore:
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(str(exc)) from exc
 
-    async def _in_batch(self, game_id: str, sql: str, params: list, columns: tuple) -> tuple | None:
+    async def _in_batch(self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple) -> tuple | None:
         loop = asyncio.get_running_loop()
         batch = self._gathering
         if batch is None:
@@ -435,9 +434,9 @@ class EventStore:
             if self._batches_in_flight < MAX_BATCHES_IN_FLIGHT:
                 self._batches_in_flight += 1
                 loop.create_task(self._send_batches())
-        answer: asyncio.Future = loop.create_future()
-        batch.append((game_id, sql, params, answer, columns))
-        return await answer
+        pending = _Pending(game_id, sql, params, rows, update, loop.create_future())
+        batch.append(pending)
+        return await pending.answer
 
     async def _send_batches(self) -> None:
         try:
@@ -446,7 +445,7 @@ class EventStore:
                 batch, self._gathering = self._gathering, None
                 if not batch:
                     continue
-                batch.sort(key=lambda item: item[0])  # keys taken in one order: batches never deadlock
+                batch.sort(key=lambda p: p.game_id)  # keys taken in one order: batches never deadlock
                 try:
                     rows = await self._send_batch(batch)
                 except (pg_errors.IntegrityError, pg_errors.TransactionRollback, pg_errors.DataError):
@@ -457,46 +456,44 @@ class EventStore:
                     # A lost connection may have lost the answer to a COMMIT that happened: retrying
                     # could apply a command twice, so every move of the batch hears "unavailable".
                     failure = StoreUnavailable(str(exc))
-                    for *_, answer in batch:
-                        if not answer.done():
-                            answer.set_exception(failure)
+                    for p in batch:
+                        if not p.answer.done():
+                            p.answer.set_exception(failure)
                     continue
                 if rows is not None:
-                    for (_, _, _, answer, _), row in zip(batch, rows):
-                        if not answer.done():
-                            answer.set_result(row)
+                    for p, row in zip(batch, rows):
+                        if not p.answer.done():
+                            p.answer.set_result(row)
                     continue
-                for _, sql, params, answer, _ in batch:
-                    if answer.done():
+                for p in batch:
+                    if p.answer.done():
                         continue
                     try:
-                        answer.set_result(await self._alone(sql, params))
+                        p.answer.set_result(await self._alone(p.sql, p.params))
                     except Exception as exc:  # noqa: BLE001 - handed to the waiting move
-                        answer.set_exception(exc)
+                        p.answer.set_exception(exc)
         finally:
             self._batches_in_flight -= 1
             if self._gathering and self._batches_in_flight < MAX_BATCHES_IN_FLIGHT:
                 self._batches_in_flight += 1
                 asyncio.get_running_loop().create_task(self._send_batches())
 
-    async def _send_batch(self, batch: list) -> list[tuple | None]:
+    async def _send_batch(self, batch: list[_Pending]) -> list[tuple | None]:
         self.batches_sent += 1
         METRICS.inc("yamen_append_batches_total")
         METRICS.inc("yamen_appends_batched_total", len(batch))
         if len(batch) == 1:
-            _, sql, params, _, _ = batch[0]
             async with self.pool.connection() as conn:
-                cur = await conn.execute(sql, params)
+                cur = await conn.execute(batch[0].sql, batch[0].params)
                 return [await cur.fetchone()]
         # Columns, not rows: one fixed statement whatever the batch's size (prepared once).
-        event_rows = [r for *_, (rows, _) in batch for r in rows]
-        events = [list(col) for col in zip(*event_rows)]
+        events = [list(col) for col in zip(*(r for p in batch for r in p.rows))]
         events[4] = [_int_array(v) for v in events[4]]  # visible_to: an array per row, as text
-        updates = [list(col) for col in zip(*(u for *_, (_, u) in batch))]
+        updates = [list(col) for col in zip(*(p.update for p in batch))]
         async with self.pool.connection() as conn:
             cur = await conn.execute(BATCH_APPEND, [*events, *updates])
             moved = dict(await cur.fetchall())
-        return [(moved.get(game_id), len(rows)) for game_id, *_, (rows, _) in batch]
+        return [(moved.get(p.game_id), len(p.rows)) for p in batch]
 
     async def version_of(self, game_id: str) -> int | None:
         """The game's current version (None if there is no such game)."""

@@ -122,6 +122,38 @@ async def test_an_append_postgres_refuses_does_not_take_its_batch_down(store):
     assert [(await store.get_game(g)).version for g, _ in games] == [3, 2, 3, 3]
 
 
+async def test_a_batch_whose_connection_dies_answers_unavailable_and_writes_nothing(store, database_url):
+    """A lost connection may have lost the answer to a COMMIT: every move of the batch hears
+    "unavailable" (none is retried, none hangs), and the store carries on afterwards."""
+    import psycopg
+
+    from service.store import EventStore, StoreUnavailable
+
+    games = [await _new_game(store) for _ in range(3)]
+    lonely = EventStore(database_url, min_size=1, max_size=1)
+    await lonely.open()
+    try:
+        async with lonely.pool.connection() as conn:
+            pid = conn.info.backend_pid
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+        async def attempt(game_id: str, opening: list) -> str:
+            batch = seal(game_id, 3, opening[-1].hash, _events(1), datetime.now(UTC), "s")
+            try:
+                await lonely.append(game_id, 2, batch, status="active", now=datetime.now(UTC))
+                return "ok"
+            except StoreUnavailable:
+                return "unavailable"
+
+        results = await asyncio.wait_for(asyncio.gather(*(attempt(g, o) for g, o in games)), 10)
+        assert results == ["unavailable"] * 3
+        assert [(await store.get_game(g)).version for g, _ in games] == [2, 2, 2]
+        assert await attempt(*games[0]) == "ok"
+    finally:
+        await lonely.close()
+
+
 async def test_idempotency_key_is_recorded_once(store):
     game_id, opening = await _new_game(store)
     resp = IdempotentResponse(seat=0, request_hash="r", status_code=200, response=b"{}")
