@@ -80,12 +80,12 @@ class Remembered:
     epoch: int
     """The notice board's epoch when Postgres vouched for it (see :mod:`service.notices`)."""
     checked_at: float
+    trust_for: float
+    """Seconds from checked_at; drawn per state in [0.75, 1] x TRUST_SECONDS so that states
+    remembered together are not all re-checked in the same instant."""
     state: Any = None
     """Decoded on the first read and shared by reads, which never mutate it."""
     documents: dict[Seat | None, bytes] = field(default_factory=dict)
-    trust_for: float = 0.0
-    """Seconds from checked_at; drawn per state in [0.75, 1] x TRUST_SECONDS so that states
-    remembered together are not all re-checked in the same instant."""
     legal: dict[Seat | None, bytes] = field(default_factory=dict)
 
 
@@ -100,6 +100,12 @@ class Loaded:
     @property
     def finished(self) -> bool:
         return self.row.status == "finished"
+
+
+def _state_at(blob: bytes, codec: GameCodec, version: int) -> Any | None:
+    """The state a remembered snapshot holds, if it is the one at *version* and still decodes."""
+    snap = peek_snapshot(blob)
+    return decode_state(snap, codec.state_decoder) if snap is not None and snap.version == version else None
 
 
 def token_hash(token: str) -> str:
@@ -294,9 +300,8 @@ class GameService:
         if self.board is not None and self.board.superseded(game_id, row.version):
             self._recent.pop(game_id, None)
             return
-        self._recent[game_id] = Remembered(
-            row, blob, epoch, time.monotonic(), state, trust_for=TRUST_SECONDS * self._jitter.uniform(0.75, 1.0)
-        )
+        trust_for = TRUST_SECONDS * self._jitter.uniform(0.75, 1.0)
+        self._recent[game_id] = Remembered(row, blob, epoch, time.monotonic(), trust_for, state)
         self._recent.move_to_end(game_id)
         if len(self._recent) > RECENT_STATES:
             self._recent.popitem(last=False)
@@ -350,8 +355,7 @@ class GameService:
         """A :class:`Loaded` over a remembered state (decoded once; reads must not mutate it)."""
         game, codec = self.game_of(entry.row.kind)
         if entry.state is None:
-            snap = peek_snapshot(entry.blob)
-            entry.state = decode_state(snap, codec.state_decoder) if snap is not None else None
+            entry.state = _state_at(entry.blob, codec, entry.row.version)
             if entry.state is None:  # pragma: no cover - we encoded these bytes ourselves
                 raise Problem(500, "snapshot_unreadable", "a remembered snapshot did not decode")
         return Loaded(game=game, codec=codec, row=entry.row, state=entry.state, version=entry.row.version)
@@ -361,10 +365,9 @@ class GameService:
         entry = self._recent.get(game_id)
         if entry is None:
             return None
-        row, blob = entry.row, entry.blob
+        row = entry.row
         game, codec = self.game_of(row.kind)
-        snap = peek_snapshot(blob)
-        state = decode_state(snap, codec.state_decoder) if snap is not None and snap.version == row.version else None
+        state = _state_at(entry.blob, codec, row.version)  # a scratch copy: the move folds into it
         if state is None:
             return None
         return Loaded(game=game, codec=codec, row=row, state=state, version=row.version)
