@@ -49,3 +49,22 @@ def drive(state, until, seed: str = "drive", limit: int = 5000):
 
 def types(events):
     return [type(e).__name__ for e in events]
+
+
+def final_scoring_example(state) -> tuple[int, int, int]:
+    """The rulebook's Final Scoring example laid out on *state*: a boat with Scoring Goal A held
+    by orange (2 servants), green and white (1 each), orange's and green's publications, orange's
+    Assistants, visited cities and Ideas.  Returns the seats (orange, green, white)."""
+    orange, green, white = 3, 1, 2
+    for b in state.boats:
+        b.goal, b.spaces = None, [[-1, 0]] * 4
+    boat = state.river[0]
+    state.boats[boat].goal = "A"
+    state.boats[boat].spaces = [[orange, 2], [green, 1], [white, 1], [-1, 0]]
+    o = state.p[orange]
+    o.published = ["B1", "B2", "B3", "B4", "B5", "C1", "A1", "A2"]
+    o.assistants = ["B01", "B02"]
+    o.cities = ["A1", "A2", "B1", "B2"]
+    o.ideas = {"drama": 2, "novel": 1, "painting": 1}
+    state.p[green].published = ["B6", "B7", "B8"]
+    return orange, green, white

@@ -12,7 +12,7 @@ from domain.jiangnan.state import Frame
 from domain.kernel import Rng
 from tests.support import given_state
 
-from .helpers import at, play, run, types
+from .helpers import at, final_scoring_example, play, run, types
 
 
 def opened(seed: str = "ch", **kw):
@@ -365,20 +365,9 @@ def test_refill_counts_by_upkeep_side_and_mixed_ages(chapter, players, count):
 
 # --- Advanced Final Scoring and Scoring Goals G-L ---------------------------------------------------
 def test_final_scoring_example_under_the_advanced_overlay():
-    orange, green, white = 3, 1, 2
     state = opened(players=4, chapter=2)
     assert state.cfg.overlay == "B"
-    for b in state.boats:
-        b.goal, b.spaces = None, [[-1, 0]] * 4
-    boat = state.river[0]
-    state.boats[boat].goal = "A"
-    state.boats[boat].spaces = [[orange, 2], [green, 1], [white, 1], [-1, 0]]
-    o = state.p[orange]
-    o.published = ["B1", "B2", "B3", "B4", "B5", "C1", "A1", "A2"]
-    o.assistants = ["B01", "B02"]
-    o.cities = ["A1", "A2", "B1", "B2"]
-    o.ideas = {"drama": 2, "novel": 1, "painting": 1}
-    state.p[green].published = ["B6", "B7", "B8"]
+    orange, green, white = final_scoring_example(state)
     out = final_scoring(state)
     # 5 x 4 Dramas; 1 set x 5; 2 x 2 assistants; 1+2+3+4 scenery; 4 ideas -> 1
     assert out[orange] == {"before": 0, "goals": 20, "sets": 5, "assistants": 4, "scenery": 10, "ideas": 1}

@@ -8,7 +8,7 @@ from domain.jiangnan.scoring import final_scoring
 from domain.jiangnan.state import Frame
 from tests.support import given_state
 
-from .helpers import at, drive, play, run, started, types
+from .helpers import at, drive, final_scoring_example, play, run, started, types
 
 
 def upkeep(state, phase, rnd=1):
@@ -208,19 +208,8 @@ def test_spirits_tile_prevents_mandatory_rest():
 
 # --- Final scoring ------------------------------------------------------------------------------
 def test_final_scoring_example():
-    orange, green, white = 3, 1, 2
     state = started()
-    for b in state.boats:
-        b.goal, b.spaces = None, [[-1, 0]] * 4
-    boat = state.river[0]
-    state.boats[boat].goal = "A"
-    state.boats[boat].spaces = [[orange, 2], [green, 1], [white, 1], [-1, 0]]
-    o = state.p[orange]
-    o.published = ["B1", "B2", "B3", "B4", "B5", "C1", "A1", "A2"]
-    o.assistants = ["B01", "B02"]
-    o.cities = ["A1", "A2", "B1", "B2"]
-    o.ideas = {"drama": 2, "novel": 1, "painting": 1}
-    state.p[green].published = ["B6", "B7", "B8"]
+    orange, green, white = final_scoring_example(state)
     state.p[white].published = ["B9", "B10", "B11", "B12"]
     out = final_scoring(state)
     assert out[orange] == {"before": 0, "goals": 20, "sets": 4, "assistants": 6, "scenery": 8, "ideas": 1}
