@@ -189,7 +189,8 @@ class RedisSnapshotCache:
                     await pipe.execute()
                     METRICS.inc("yamen_notice_batches_total")
                     METRICS.inc("yamen_notices_total", len(batch.items))
-                except (aioredis.RedisError, OSError) as exc:
+                except Exception as exc:  # noqa: BLE001 - best effort: a cache failure never fails a move
+                    # Anything escaping would end this sender with the next batch still waiting.
                     self._failed("set_and_announce", exc)
                 finally:
                     batch.sent.set_result(None)
