@@ -10,11 +10,12 @@ from .game import (
     Seat,
     SeatScore,
     View,
-    clone,
     redact_for,
     union_of,
 )
 from .rng import Rng, seed_commitment
+from .scratch import Scratch, clone
+from .standings import Standing, lead, rank, winners
 
 __all__ = [
     "Command",
@@ -28,10 +29,15 @@ __all__ = [
     "Rng",
     "RuleViolation",
     "Seat",
+    "Scratch",
     "SeatScore",
+    "Standing",
     "View",
     "clone",
+    "lead",
+    "rank",
     "redact_for",
     "seed_commitment",
     "union_of",
+    "winners",
 ]

@@ -13,7 +13,7 @@ A game is a package exposing one :class:`Game` value built from pure functions::
 
 ``evolve`` may update the state in place and returns it: folding a long game must stay close to
 the cost of decoding its events.  ``decide`` must never mutate the state it is given (use
-:func:`clone` for a scratch copy when a decision has to look ahead through its own events).
+a :class:`~domain.kernel.scratch.Scratch` copy when a decision has to look ahead through its own events).
 
 Randomness: ``decide`` draws from the :class:`~domain.kernel.rng.Rng` it is handed and records
 each outcome in an event, so ``evolve`` never needs the generator and a replay cannot drift.
@@ -135,11 +135,6 @@ class Game:
         """The opening events of a new game and the state they fold to."""
         events = self.setup(options, Rng(seed, 0))
         return self.fold(self.initial(options), events), events
-
-
-def clone(state: Any) -> Any:
-    """A deep copy of a msgspec-typed state, for decisions that look ahead through their events."""
-    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
 
 
 def redact_for(event: Event, viewer: Seat | None, *, revealed: bool = False) -> Event | None:

@@ -1,0 +1,53 @@
+"""Deciding through a scratch copy: a command's events are folded as they are emitted.
+
+Many decisions cannot be written down in one go: taking a tile may end the round, which starts
+the next one, which draws from a bag.  ``decide`` must never touch the state it was given, so
+it works on a :class:`Scratch` — a private copy that applies each event the moment it is
+emitted, so every later step of the same decision sees the table as the rules say it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from .rng import Rng
+
+S = TypeVar("S")
+
+
+def clone(state: Any) -> Any:
+    """A deep copy of a msgspec-typed state, for decisions that look ahead through their events."""
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
+
+
+class Scratch(Generic[S]):
+    """A copy of the state that folds every event the moment it is emitted.
+
+    ``state`` is the copy (the events so far applied), ``events`` what was emitted, in order, and
+    ``rng`` the command's random stream.  *copy* makes the copy: :func:`clone` unless a game has
+    a cheaper one for its own state type.
+    """
+
+    __slots__ = ("state", "events", "rng", "_evolve")
+
+    def __init__(
+        self,
+        state: S,
+        evolve: Callable[[S, Any], S],
+        rng: Rng | None = None,
+        *,
+        copy: Callable[[S], S] = clone,
+    ) -> None:
+        self.state: S = copy(state)
+        self.events: list[Any] = []
+        self.rng = rng
+        self._evolve = evolve
+
+    def emit(self, *events: Any) -> None:
+        """Record *events* and apply them to the copy, in order."""
+        for event in events:
+            self.events.append(event)
+            self.state = self._evolve(self.state, event)
