@@ -7,9 +7,11 @@ from .commands import COMMANDS
 from .describe import describe
 from .events import EVENTS
 from .evolve import evolve
-from .rules import PingyaoOptions, decide, initial, legal_moves, setup, to_act
+from .flow import PingyaoOptions, initial, setup
+from .rules import decide, legal_moves
 from .scoring import outcome
 from .state import State
+from .turn import to_act
 from .view import PingyaoView, view
 
 GAME = Game(
@@ -35,8 +37,8 @@ GAME = Game(
     summary="Open branches, staff them, move silver between piaohao and bank the most over 8 months.",
     variants={
         "crowdfunding": "Adds the crowdfunding promo branch tiles and Yamen support tiles (8 instead of 6).",
-        "storyline": "Solo (players=1): the storyline card, 1-5 - its Yamen tile and the Normal and Hard goals "
-                     "(the outcome reports success or failure at both).",
+        "storyline": "Solo (players=1): the storyline card, 1-5 - its Yamen tile and the Normal and Hard "
+        "goals (the outcome reports success or failure at both).",
     },
 )
 

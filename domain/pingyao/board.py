@@ -27,7 +27,7 @@ def colors_of(p: Player, where: str) -> tuple[str, ...]:
 
 def piaohaos(p: Player) -> list[str]:
     """West Street: "Your Pingyao Head Office and each tier of branch are all treated as piaohao"."""
-    return [C.HEAD_OFFICE] + branch_regions(p)
+    return [C.HEAD_OFFICE, *branch_regions(p)]
 
 
 def silver_at(p: Player, where: str) -> int:
@@ -39,8 +39,8 @@ def skills(p: Player) -> list[str]:
 
 
 def active(p: Player, skill: str) -> str | None:
-    """Actions / Branch Skill Reference: the region of a branch whose skill is active: its teller positions are filled (a branch
-    without teller positions is active from the start)."""
+    """Actions / Branch Skill Reference: the region of a branch whose skill is active - its teller
+    positions are filled (a branch without teller positions is active from the start)."""
     for r in C.REGIONS:
         t = p.regions[r].tile
         if t:
@@ -63,21 +63,38 @@ def effective_used(p: Player, region: str) -> int:
     return min(r.silver, tile.effective + r.managers)
 
 
+def open_position(p: Player, region: str, slot: str) -> bool:
+    """Confucius Temple: a free branch-teller position - the tile's teller position ("Once all of a
+    branch's teller-position slots are filled, no further branch tellers may be dispatched to that
+    branch"), a management position (Tier 2 at most 1, Tier 3 at most 2), or a branch-less region
+    without a waiting teller ("at most one such waiting branch teller")."""
+    r = p.regions.get(region)
+    if r is None:
+        return False
+    if not r.tile:
+        return slot == "wait" and r.waiting == 0
+    if slot == "teller":
+        return r.tellers < C.TILES[r.tile].positions
+    if slot == "manager":
+        return r.managers < C.MANAGEMENT[C.region_tier(region)]
+    return False
+
+
+TELLER_SLOTS = ("teller", "manager", "wait")
+
+
 def teller_targets(p: Player, only: str = "") -> list[str]:
-    """Confucius Temple: a branch's teller position, a management position, or an empty region
-    (at most one waiting teller each)."""
-    out = []
-    for r in ([only] if only else C.REGIONS):
-        reg = p.regions[r]
-        if reg.tile:
-            tile = C.TILES[reg.tile]
-            if reg.tellers < tile.positions:
-                out.append(f"{r}:teller")
-            if reg.managers < C.MANAGEMENT[C.region_tier(r)]:
-                out.append(f"{r}:manager")
-        elif reg.waiting == 0 and not only:
-            out.append(f"{r}:wait")
-    return out
+    """Every free position ("<region>:teller" | ":manager" | ":wait"), or only those of one region."""
+    return [
+        f"{r}:{slot}"
+        for r in ((only,) if only else C.REGIONS)
+        for slot in TELLER_SLOTS
+        if open_position(p, r, slot)
+    ]
+
+
+def has_teller_target(p: Player) -> bool:
+    return any(open_position(p, r, slot) for r in C.REGIONS for slot in TELLER_SLOTS)
 
 
 def tellers_on_branches(p: Player) -> int:

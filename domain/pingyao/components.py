@@ -25,7 +25,9 @@ START_COPPER = 10  # Setup: 10 copper coins.
 START_HEAD_OFFICE_SILVER = 2  # Setup: 2 silver ingots in the Pingyao Head Office.
 START_BRANCH_SILVER = 2  # assumed: the solo rules say the starting branch's capital is 1 "instead of 2".
 START_DEPOSIT_AREA_SILVER = 2  # assumed: the Deposit area holds the 2 ingots that "Accepting Deposits" moves.
-SILVER_SUPPLY = 400  # assumed: the general supply is effectively unlimited; a fixed total keeps silver conserved.
+SILVER_SUPPLY = (
+    400  # assumed: the general supply is effectively unlimited; a fixed total keeps silver conserved.
+)
 
 ESCORT_DRAW = 4  # Bank Escort: "draw 4 branch tiles of that tier"
 BUILD_COST = {1: 6, 2: 12, 3: 24}  # Bank Escort: 6/12/24 copper.
@@ -62,7 +64,14 @@ _BASE_TILES: list[tuple[str, int, str, int, int, bool]] = [
     ("Kobe", 1, "entry_rep1", T1_EFF, 0, True),
     ("Suzhou", 2, "entry_teller", T2_EFF, 0, False),
     ("Lu'an", 2, "income_green", T2_EFF, 1, False),
-    ("Lanzhou", 2, "income_red", T2_EFF, 1, False),  # assumed: skill (the rulebook names Lanzhou only as its Tier-2 red example)
+    (
+        "Lanzhou",
+        2,
+        "income_red",
+        T2_EFF,
+        1,
+        False,
+    ),  # assumed: skill (the rulebook names Lanzhou only as its Tier-2 red example)
     ("Fenzhou", 2, "income_yellow", T2_EFF, 1, False),  # assumed: name of the yellow twin
     ("Kaifeng", 2, "tricolor", T2_EFF, 0, False),
     ("Guilin", 2, "income_rep", T2_EFF, 1, False),
@@ -141,10 +150,16 @@ WITHDRAW_FEE_ADJUST = {0: 0, 1: 0, 2: 1, 3: 2}  # West Street: by tier (0 = star
 HEAD_OFFICE_FEE_ADJUST = -1  # West Street: "if the withdrawal piaohao is the Head Office, -1"
 
 # --- Tracks -----------------------------------------------------------------------------------
-REPUTATION_MAX = 15  # Main Board 2 / City God Temple: "Once a player's reputation reaches 15 ... no further effect"
+REPUTATION_MAX = (
+    15  # Main Board 2 / City God Temple: "Once a player's reputation reaches 15 ... no further effect"
+)
 EXCHANGE_MAX = 12  # Main Board 1: Exchange progress track 1-12
 REPUTATION_TELLER_BONUS = (2, 8, 13)  # City God Temple: above the track, one-time free branch teller
-REPUTATION_END_POINTS = {12: 1, 14: 2, 15: 3}  # City God Temple: below the track, cumulative (How to Score 1: 6 at 15)
+REPUTATION_END_POINTS = {
+    12: 1,
+    14: 2,
+    15: 3,
+}  # City God Temple: below the track, cumulative (How to Score 1: 6 at 15)
 EXCHANGE_FEE_BONUS = {3: 1, 6: 1}  # West Street: cumulative +1 handling fee from these positions on
 EXCHANGE_END_POINTS = {9: 1, 10: 1, 11: 2, 12: 2}  # West Street: cumulative ("position 11 ... +4"; 6 at 12)
 REPUTATION_EXTRA_CARD = 6  # City God Temple, below the track: 6 - draw one additional exchange card
@@ -162,6 +177,7 @@ LEND_TOTAL = 4  # Money House: "the entire lending area may hold at most 4 silve
 DEPOSIT_SILVER = 2  # Money House, Accepting Deposits: "Take 2 silver ingots from your ... Deposit area"
 DEPOSIT_INTEREST = 2  # ... "you must pay 2 copper coins interest" every Resolution phase
 
+
 # --- Yamen support tiles ---------------------------------------------------------------------------
 class YamenTile(msgspec.Struct, frozen=True):
     text: str
@@ -170,13 +186,25 @@ class YamenTile(msgspec.Struct, frozen=True):
 
 
 YAMEN_TILES = {
-    "tier1_income": YamenTile("+2 copper per Tier-1 effective silver (income)", 2),  # assumed: cost not printed
-    "tier2_staffed": YamenTile("+3/+7/+11 copper for 1/2/3 staffed Tier-2 branches (income)", 2),  # assumed: cost not printed
-    "any_value": YamenTile("Change a dispatched die to any value, once per round", 1),  # assumed: cost not printed
+    "tier1_income": YamenTile(
+        "+2 copper per Tier-1 effective silver (income)", 2
+    ),  # assumed: cost not printed
+    "tier2_staffed": YamenTile(
+        "+3/+7/+11 copper for 1/2/3 staffed Tier-2 branches (income)", 2
+    ),  # assumed: cost not printed
+    "any_value": YamenTile(
+        "Change a dispatched die to any value, once per round", 1
+    ),  # assumed: cost not printed
     "exchange_fee": YamenTile("+3 copper per exchange handling fee", 1),  # assumed: cost not printed
-    "reputation_extra": YamenTile("City God Temple with 3-6: pay 1 more copper for +1 reputation", 1),  # assumed: cost not printed
-    "lending_income": YamenTile("+3 copper per 2 silver in the lending area (income)", 2),  # assumed: cost not printed
-    "tier3_any": YamenTile("Tier-3 branch with any die value; first Tier-3 branch gives a free teller", 1, True),  # assumed: cost; assumed: crowdfunding tile
+    "reputation_extra": YamenTile(
+        "City God Temple with 3-6: pay 1 more copper for +1 reputation", 1
+    ),  # assumed: cost not printed
+    "lending_income": YamenTile(
+        "+3 copper per 2 silver in the lending area (income)", 2
+    ),  # assumed: cost not printed
+    "tier3_any": YamenTile(
+        "Tier-3 branch with any die value; first Tier-3 branch gives a free teller", 1, True
+    ),  # assumed: cost; assumed: crowdfunding tile
     "flat_points": YamenTile("4 points at game end", 3, True),  # assumed: cost; assumed: crowdfunding tile
 }
 YAMEN_COPPER = (0, 2, 4)  # Yamen: copper by die band 1-2 / 3-4 / 5-6
@@ -219,16 +247,30 @@ class Storyline(msgspec.Struct, frozen=True):
 
 # assumed: the five storyline cards' contents (the rulebook names only their layout).
 STORYLINES = {
-    1: Storyline("Rishengchang Opens Its Doors", "tier1_income",
-                 {"score": 20, "branches": 4}, {"score": 30, "branches": 6}),  # assumed: card contents not printed
-    2: Storyline("Remittances Across the Empire", "exchange_fee",
-                 {"score": 20, "exchange": 7}, {"score": 30, "exchange": 10}),  # assumed: card contents not printed
-    3: Storyline("An Honest Name", "reputation_extra",
-                 {"score": 20, "reputation": 10}, {"score": 30, "reputation": 14}),  # assumed: card contents not printed
-    4: Storyline("The Money Lender", "lending_income",
-                 {"score": 24}, {"score": 34, "reputation": 8}),  # assumed: card contents not printed
-    5: Storyline("A House of Talent", "tier2_staffed",
-                 {"score": 20, "tellers": 3}, {"score": 30, "tellers": 5, "tier3": 1}),  # assumed: card contents not printed
+    1: Storyline(
+        "Rishengchang Opens Its Doors",
+        "tier1_income",
+        {"score": 20, "branches": 4},
+        {"score": 30, "branches": 6},
+    ),  # assumed: card contents not printed
+    2: Storyline(
+        "Remittances Across the Empire",
+        "exchange_fee",
+        {"score": 20, "exchange": 7},
+        {"score": 30, "exchange": 10},
+    ),  # assumed: card contents not printed
+    3: Storyline(
+        "An Honest Name", "reputation_extra", {"score": 20, "reputation": 10}, {"score": 30, "reputation": 14}
+    ),  # assumed: card contents not printed
+    4: Storyline(
+        "The Money Lender", "lending_income", {"score": 24}, {"score": 34, "reputation": 8}
+    ),  # assumed: card contents not printed
+    5: Storyline(
+        "A House of Talent",
+        "tier2_staffed",
+        {"score": 20, "tellers": 3},
+        {"score": 30, "tellers": 5, "tier3": 1},
+    ),  # assumed: card contents not printed
 }
 
 
@@ -254,25 +296,77 @@ class EventCard(msgspec.Struct, frozen=True):
 # six-sided public dice per card; an action whose goal needs 2 uses never has a resting die, so
 # that a second bump still finds room in the resting area).
 EVENT_CARDS = {
-    "E01": EventCard("Bandits on the Road", {"bank_escort": "46", "west_street": "6", "money_house": "6",
-                     "city_god_temple": "46"}, "bank_escort", 1, "copper", 4),  # assumed: card contents not printed
-    "E02": EventCard("Flood Relief", {"yamen": "46", "confucius_temple": "6", "money_house": "46"},
-                     "city_god_temple", 1, "reputation", 1),  # assumed: card contents not printed
-    "E03": EventCard("Merchants' Rush", {"west_street": "6", "bank_escort": "46", "yamen": "6",
-                     "city_god_temple": "6"}, "west_street", 2, "exchange", 2),  # assumed: card contents not printed
-    "E04": EventCard("Imperial Examination", {"confucius_temple": "46", "city_god_temple": "6",
-                     "west_street": "6", "yamen": "6"}, "confucius_temple", 1, "teller", 1),  # assumed: card contents not printed
-    "E05": EventCard("Silver Shortage", {"money_house": "46", "west_street": "46", "bank_escort": "6",
-                     "confucius_temple": "6"}, "money_house", 1, "silver", 1),  # assumed: card contents not printed
-    "E06": EventCard("The Magistrate's Visit", {"yamen": "6", "city_god_temple": "46", "confucius_temple": "6",
-                     "bank_escort": "6"}, "money_house", 1, "yamen"),  # assumed: card contents not printed
-    "E07": EventCard("Market Day", {a: "6" for a in ACTIONS}, "city_god_temple", 2, "extra_action"),  # assumed: card contents not printed
-    "E08": EventCard("Harvest Festival", {"bank_escort": "46", "west_street": "46", "confucius_temple": "46"},
-                     "money_house", 1, "income", 2, True),  # assumed: card contents not printed
-    "E09": EventCard("A New Trade Route", {"city_god_temple": "6", "money_house": "6", "yamen": "46"},
-                     "west_street", 1, "reroll_discount", 1, True),  # assumed: card contents not printed
-    "E10": EventCard("A Quiet Month", {"bank_escort": "6", "confucius_temple": "6"},
-                     "yamen", 1, "reputation", 2),  # assumed: card contents not printed
+    "E01": EventCard(
+        "Bandits on the Road",
+        {"bank_escort": "46", "west_street": "6", "money_house": "6", "city_god_temple": "46"},
+        "bank_escort",
+        1,
+        "copper",
+        4,
+    ),  # assumed: card contents not printed
+    "E02": EventCard(
+        "Flood Relief",
+        {"yamen": "46", "confucius_temple": "6", "money_house": "46"},
+        "city_god_temple",
+        1,
+        "reputation",
+        1,
+    ),  # assumed: card contents not printed
+    "E03": EventCard(
+        "Merchants' Rush",
+        {"west_street": "6", "bank_escort": "46", "yamen": "6", "city_god_temple": "6"},
+        "west_street",
+        2,
+        "exchange",
+        2,
+    ),  # assumed: card contents not printed
+    "E04": EventCard(
+        "Imperial Examination",
+        {"confucius_temple": "46", "city_god_temple": "6", "west_street": "6", "yamen": "6"},
+        "confucius_temple",
+        1,
+        "teller",
+        1,
+    ),  # assumed: card contents not printed
+    "E05": EventCard(
+        "Silver Shortage",
+        {"money_house": "46", "west_street": "46", "bank_escort": "6", "confucius_temple": "6"},
+        "money_house",
+        1,
+        "silver",
+        1,
+    ),  # assumed: card contents not printed
+    "E06": EventCard(
+        "The Magistrate's Visit",
+        {"yamen": "6", "city_god_temple": "46", "confucius_temple": "6", "bank_escort": "6"},
+        "money_house",
+        1,
+        "yamen",
+    ),  # assumed: card contents not printed
+    "E07": EventCard(
+        "Market Day", dict.fromkeys(ACTIONS, "6"), "city_god_temple", 2, "extra_action"
+    ),  # assumed: card contents not printed
+    "E08": EventCard(
+        "Harvest Festival",
+        {"bank_escort": "46", "west_street": "46", "confucius_temple": "46"},
+        "money_house",
+        1,
+        "income",
+        2,
+        True,
+    ),  # assumed: card contents not printed
+    "E09": EventCard(
+        "A New Trade Route",
+        {"city_god_temple": "6", "money_house": "6", "yamen": "46"},
+        "west_street",
+        1,
+        "reroll_discount",
+        1,
+        True,
+    ),  # assumed: card contents not printed
+    "E10": EventCard(
+        "A Quiet Month", {"bank_escort": "6", "confucius_temple": "6"}, "yamen", 1, "reputation", 2
+    ),  # assumed: card contents not printed
 }
 
 
@@ -289,11 +383,14 @@ def tiers_for(value: int) -> tuple[int, ...]:
     return ((1, 2, 3), (1, 2), (1,))[band(value)]
 
 
+# assumed: the effect area's "at most 3 / at most 2 / at most 1" is by player count (4/3/2); solo
+# is set up "as in the 3-player game" (2), which leaves room for an event card's resting die plus
+# one bump.
+RESTING_CAPACITY = {4: 3, 3: 2, 2: 1, 1: 2}  # assumed: see above
+
+
 def resting_capacity(players: int) -> int:
-    # assumed: the effect area's "at most 3 / at most 2 / at most 1" is by player count (4/3/2);
-    # solo is set up "as in the 3-player game" (2), which leaves room for an event card's
-    # resting die plus one bump.
-    return {4: 3, 3: 2, 2: 1, 1: 2}.get(players, 1)
+    return RESTING_CAPACITY.get(players, 1)
 
 
 def reroll_cost(value: int) -> int:

@@ -11,7 +11,8 @@ def describe(state: Any, event: Any) -> str:
     who = f"seat {getattr(event, 'seat', '?')}"
     match event:
         case E.GameSetUp():
-            return f"{event.players} players; starting branches {', '.join(event.starting)}; seat {event.start_player} starts"
+            branches = ", ".join(event.starting)
+            return f"{event.players} players; starting branches {branches}; seat {event.start_player} starts"
         case E.RoundStarted():
             return f"round {event.round} begins; seat {event.start_player} is the starting player"
         case E.DiceRolled():
@@ -26,18 +27,26 @@ def describe(state: Any, event: Any) -> str:
         case E.StartingBranchPlaced():
             return f"{who} places Taiyuan on {event.region}"
         case E.EventCardRevealed():
-            dice = ", ".join(f"{d.value} {'on' if d.space else 'beside'} {d.action.replace('_', ' ')}" for d in event.dice)
+            dice = ", ".join(
+                f"{d.value} {'on' if d.space else 'beside'} {d.action.replace('_', ' ')}" for d in event.dice
+            )
             return f"event card {event.card} is flipped; public dice: {dice or 'none'}"
         case E.RoundGoalMet():
             return f"the round goal of {event.card} is met"
         case E.RewardClaimed():
-            return f"{who} {'takes' if event.accept else 'declines'} the reward of {event.card}" + (" (kept: ongoing)" if event.ongoing else "")
+            return f"{who} {'takes' if event.accept else 'declines'} the reward of {event.card}" + (
+                " (kept: ongoing)" if event.ongoing else ""
+            )
         case E.SilverGained():
             return f"{who} gains {event.amount} silver ({event.reason})"
         case E.DieTakenBack():
             return f"{who} takes back die {event.die} for an extra action and rerolls it: {event.value}"
         case E.DecisionQueued():
-            return "waiting for: " + ", ".join(f"{f.kind} (seat {f.seat})" for f in event.frames) if event.frames else "bonus taken"
+            return (
+                "waiting for: " + ", ".join(f"{f.kind} (seat {f.seat})" for f in event.frames)
+                if event.frames
+                else "bonus taken"
+            )
         case E.PhaseStarted():
             return f"{event.phase} phase"
         case E.DieAdjusted():
@@ -55,7 +64,11 @@ def describe(state: Any, event: Any) -> str:
         case E.DieDeclined():
             return f"{who} declines to act with die {event.die}"
         case E.DieDispatched():
-            money = f", {'gains' if event.copper >= 0 else 'pays'} {abs(event.copper)} copper" if event.bumped >= 0 else ""
+            money = (
+                f", {'gains' if event.copper >= 0 else 'pays'} {abs(event.copper)} copper"
+                if event.bumped >= 0
+                else ""
+            )
             bumped = f", bumping die {event.bumped}" if event.bumped >= 0 else ""
             return f"{who} sends a {event.value} to {event.action.replace('_', ' ')}{bumped}{money}"
         case E.BranchTilesDrawn():
@@ -65,15 +78,25 @@ def describe(state: Any, event: Any) -> str:
         case E.BranchTilesReturned():
             return f"{who} puts {event.count} tiles at the bottom of the Tier-{event.tier} stack"
         case E.ReputationGained():
-            return f"{who} gains {event.amount} reputation" + (f" for {event.cost} copper" if event.cost else "")
+            return f"{who} gains {event.amount} reputation" + (
+                f" for {event.cost} copper" if event.cost else ""
+            )
         case E.CopperGained():
             return f"{who} gains {event.amount} copper ({event.reason})"
         case E.TellerPlaced():
-            return f"{who} places a branch teller on {event.target}" if event.target else f"{who} has nowhere to place a teller"
+            return (
+                f"{who} places a branch teller on {event.target}"
+                if event.target
+                else f"{who} has nowhere to place a teller"
+            )
         case E.TellersRecalled():
             return f"{who} recalls {event.count} branch tellers"
         case E.SilverMoved():
-            return f"{who} moves a silver from {event.source} to {event.dest}" if event.dest else f"{who} moves no silver"
+            return (
+                f"{who} moves a silver from {event.source} to {event.dest}"
+                if event.dest
+                else f"{who} moves no silver"
+            )
         case E.EntrySkillDecided():
             return f"{who} {'uses' if event.use else 'skips'} {event.skill}"
         case E.ExchangeCardsDrawn():
@@ -83,7 +106,10 @@ def describe(state: Any, event: Any) -> str:
         case E.ExchangeCardChosen():
             return f"{who} keeps one exchange card"
         case E.ExchangePlaced():
-            return f"{who} places exchange {event.card} for {event.months} month(s): deposit {event.deposit}, withdraw {event.withdraw}, fee {event.fee}"
+            return (
+                f"{who} places exchange {event.card} for {event.months} month(s): "
+                f"deposit {event.deposit}, withdraw {event.withdraw}, fee {event.fee}"
+            )
         case E.ExchangeDiscarded():
             return f"{who} cannot place exchange {event.card} and discards it"
         case E.SilverLent():
@@ -99,16 +125,26 @@ def describe(state: Any, event: Any) -> str:
         case E.DepositInterestPaid():
             return f"{who} pays {event.interest} copper deposit interest"
         case E.DepositSilverReturned():
-            return f"{who} returns {event.silver} deposit silver" + (f" ({event.shortfall} unpaid)" if event.shortfall else "")
+            return f"{who} returns {event.silver} deposit silver" + (
+                f" ({event.shortfall} unpaid)" if event.shortfall else ""
+            )
         case E.EmergencyTransfer():
-            fee = f"{event.copper} copper" if event.copper else (f"a silver from {event.fee_source}" if event.fee_source else "nothing")
+            fee = (
+                f"{event.copper} copper"
+                if event.copper
+                else (f"a silver from {event.fee_source}" if event.fee_source else "nothing")
+            )
             return f"{who} ships a silver from {event.source} to {event.dest}, paying {fee}"
         case E.ExchangesAdvanced():
             return f"{who}: {len(event.due)} exchange(s) mature"
         case E.ExchangeOrderChosen():
             return f"{who} resolves exchange {event.card} next"
         case E.ExchangeMatured():
-            return f"{who} pays out exchange {event.card} from {event.withdraw}" if event.paid else f"{who} cannot pay exchange {event.card}"
+            return (
+                f"{who} pays out exchange {event.card} from {event.withdraw}"
+                if event.paid
+                else f"{who} cannot pay exchange {event.card}"
+            )
         case E.PlayerResolved():
             return f"{who} has resolved"
         case E.RoundEnded():

@@ -48,7 +48,7 @@ class EventCardRevealed(PingyaoEvent, frozen=True, kw_only=True):
     """Solo: this round's event card and its initial set-up of public dice."""
 
     card: str
-    dice: list[SetupDie] = []
+    dice: list[SetupDie] = []  # noqa: RUF012 - msgspec copies a mutable default
 
 
 class RoundGoalMet(PingyaoEvent, frozen=True, kw_only=True):
@@ -103,7 +103,7 @@ class DecisionQueued(PingyaoEvent, frozen=True, kw_only=True):
     frames: list[Frame]
     """Put in front of the pending decisions, in this order."""
     seat: int = -1
-    bonuses: list[str] = []
+    bonuses: list[str] = []  # noqa: RUF012 - msgspec copies a mutable default
     """One-time bonuses taken by seat (reputation 2/8/13 tellers, the Tier-3 Yamen teller)."""
 
 
@@ -167,13 +167,15 @@ class BranchTilesDrawn(PingyaoEvent, frozen=True, kw_only=True):
     region: str
     cost: int
     count: int
-    tiles: list[str] = []
+    tiles: list[str] = []  # noqa: RUF012 - msgspec copies a mutable default
 
     def visible_to(self) -> tuple[Seat, ...] | None:
         return (self.seat,)
 
     def redacted(self) -> Event | None:
-        return BranchTilesDrawn(seat=self.seat, tier=self.tier, region=self.region, cost=self.cost, count=self.count)
+        return BranchTilesDrawn(
+            seat=self.seat, tier=self.tier, region=self.region, cost=self.cost, count=self.count
+        )
 
 
 class BranchOpened(PingyaoEvent, frozen=True, kw_only=True):
@@ -187,7 +189,7 @@ class BranchTilesReturned(PingyaoEvent, frozen=True, kw_only=True):
     seat: int
     tier: int
     count: int
-    tiles: list[str] = []
+    tiles: list[str] = []  # noqa: RUF012 - msgspec copies a mutable default
 
     def visible_to(self) -> tuple[Seat, ...] | None:
         return (self.seat,)
@@ -239,7 +241,7 @@ class EntrySkillDecided(PingyaoEvent, frozen=True, kw_only=True):
 class ExchangeCardsDrawn(PingyaoEvent, frozen=True, kw_only=True):
     seat: int
     count: int
-    cards: list[str] = []
+    cards: list[str] = []  # noqa: RUF012 - msgspec copies a mutable default
 
     def visible_to(self) -> tuple[Seat, ...] | None:
         # A single card goes face up onto the exchange-time track; a choice among several is private.
@@ -256,7 +258,7 @@ class DeckReshuffled(PingyaoEvent, frozen=True, kw_only=True):
 class ExchangeCardChosen(PingyaoEvent, frozen=True, kw_only=True):
     seat: int
     card: str
-    returned: list[str] = []
+    returned: list[str] = []  # noqa: RUF012 - msgspec copies a mutable default
     count: int = 0
 
     def visible_to(self) -> tuple[Seat, ...] | None:
@@ -302,7 +304,7 @@ class YamenTileTaken(PingyaoEvent, frozen=True, kw_only=True):
 class IncomeCollected(PingyaoEvent, frozen=True, kw_only=True):
     seat: int
     copper: int
-    parts: dict[str, int] = {}
+    parts: dict[str, int] = {}  # noqa: RUF012 - msgspec copies a mutable default
 
 
 class LoansReturned(PingyaoEvent, frozen=True, kw_only=True):
@@ -362,12 +364,54 @@ class GameEnded(PingyaoEvent, frozen=True, kw_only=True):
 
 
 EVENTS = (
-    GameSetUp, RoundStarted, DiceRolled, PublicDiceRolled, PublicDiePlaced, StorylineChosen, StartingBranchPlaced,
-    EventCardRevealed, RoundGoalMet, RewardClaimed, SilverGained, DieTakenBack, DecisionQueued, PhaseStarted, DieAdjusted, SilverRecalled,
-    CopperConverted, PreparationEnded, DieRerolled, DieDiscarded, DieDeclined, DieDispatched,
-    BranchTilesDrawn, BranchOpened, BranchTilesReturned, ReputationGained, CopperGained, TellerPlaced,
-    TellersRecalled, SilverMoved, EntrySkillDecided, ExchangeCardsDrawn, DeckReshuffled,
-    ExchangeCardChosen, ExchangePlaced, ExchangeDiscarded, SilverLent, DepositAccepted, YamenTileTaken,
-    IncomeCollected, LoansReturned, DepositInterestPaid, DepositSilverReturned, EmergencyTransfer,
-    ExchangesAdvanced, ExchangeOrderChosen, ExchangeMatured, PlayerResolved, RoundEnded, GameEnded,
+    GameSetUp,
+    RoundStarted,
+    DiceRolled,
+    PublicDiceRolled,
+    PublicDiePlaced,
+    StorylineChosen,
+    StartingBranchPlaced,
+    EventCardRevealed,
+    RoundGoalMet,
+    RewardClaimed,
+    SilverGained,
+    DieTakenBack,
+    DecisionQueued,
+    PhaseStarted,
+    DieAdjusted,
+    SilverRecalled,
+    CopperConverted,
+    PreparationEnded,
+    DieRerolled,
+    DieDiscarded,
+    DieDeclined,
+    DieDispatched,
+    BranchTilesDrawn,
+    BranchOpened,
+    BranchTilesReturned,
+    ReputationGained,
+    CopperGained,
+    TellerPlaced,
+    TellersRecalled,
+    SilverMoved,
+    EntrySkillDecided,
+    ExchangeCardsDrawn,
+    DeckReshuffled,
+    ExchangeCardChosen,
+    ExchangePlaced,
+    ExchangeDiscarded,
+    SilverLent,
+    DepositAccepted,
+    YamenTileTaken,
+    IncomeCollected,
+    LoansReturned,
+    DepositInterestPaid,
+    DepositSilverReturned,
+    EmergencyTransfer,
+    ExchangesAdvanced,
+    ExchangeOrderChosen,
+    ExchangeMatured,
+    PlayerResolved,
+    RoundEnded,
+    GameEnded,
 )

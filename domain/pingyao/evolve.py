@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import components as C
 from . import events as E
@@ -31,8 +32,12 @@ def _set_up(s: State, e: E.GameSetUp) -> None:
     s.pl, s.dice = [], []
     placed = 0
     for seat in range(e.players):
-        p = Player(copper=C.START_COPPER, head_office=C.START_HEAD_OFFICE_SILVER,
-                   deposit_area=C.START_DEPOSIT_AREA_SILVER, regions={r: Region() for r in C.REGIONS})
+        p = Player(
+            copper=C.START_COPPER,
+            head_office=C.START_HEAD_OFFICE_SILVER,
+            deposit_area=C.START_DEPOSIT_AREA_SILVER,
+            regions={r: Region() for r in C.REGIONS},
+        )
         tile = C.TILES[e.starting[seat]]
         region = p.regions[f"1{tile.color}"]
         region.tile, region.silver = e.starting[seat], C.START_BRANCH_SILVER
@@ -84,7 +89,7 @@ def _round_started(s: State, e: E.RoundStarted) -> None:
 
 
 def _public_rolled(s: State, e: E.PublicDiceRolled) -> None:
-    for d, v in zip(s.dice, e.values):
+    for d, v in zip(s.dice, e.values, strict=False):
         if v:
             d.value, d.where = v, "draft"
 
@@ -133,7 +138,7 @@ def _public_placed(s: State, e: E.PublicDiePlaced) -> None:
 
 
 def _dice_rolled(s: State, e: E.DiceRolled) -> None:
-    for d, v in zip(s.dice, e.values):
+    for d, v in zip(s.dice, e.values, strict=False):
         if v:
             d.value = v
 
@@ -454,23 +459,56 @@ def _nothing(s: State, e: Any) -> None:
 
 
 _HANDLERS: dict[type, Callable[[State, Any], None]] = {
-    E.GameSetUp: _set_up, E.RoundStarted: _round_started, E.DiceRolled: _dice_rolled,
-    E.PublicDiceRolled: _public_rolled, E.PublicDiePlaced: _public_placed,
-    E.StorylineChosen: _storyline, E.StartingBranchPlaced: _starting_placed, E.EventCardRevealed: _event_card, E.RoundGoalMet: _goal_met,
-    E.RewardClaimed: _reward, E.SilverGained: _silver_gained, E.DieTakenBack: _taken_back,
-    E.DecisionQueued: _queued, E.PhaseStarted: _phase, E.DieAdjusted: _adjusted,
-    E.SilverRecalled: _recalled, E.CopperConverted: _converted, E.PreparationEnded: _nothing,
-    E.DieRerolled: _rerolled, E.DieDiscarded: _discarded, E.DieDeclined: _declined,
-    E.DieDispatched: _dispatched, E.BranchTilesDrawn: _tiles_drawn, E.BranchOpened: _opened,
-    E.BranchTilesReturned: _tiles_returned, E.ReputationGained: _reputation, E.CopperGained: _copper,
-    E.TellerPlaced: _teller, E.TellersRecalled: _recalled_tellers, E.SilverMoved: _silver_moved,
-    E.EntrySkillDecided: _nothing, E.ExchangeCardsDrawn: _cards_drawn, E.DeckReshuffled: _reshuffled,
-    E.ExchangeCardChosen: _card_chosen, E.ExchangePlaced: _placed, E.ExchangeDiscarded: _card_discarded,
-    E.SilverLent: _lent, E.DepositAccepted: _deposit, E.YamenTileTaken: _yamen,
-    E.IncomeCollected: _income, E.LoansReturned: _loans, E.DepositInterestPaid: _interest,
-    E.DepositSilverReturned: _deposit_returned, E.EmergencyTransfer: _emergency,
-    E.ExchangesAdvanced: _advanced, E.ExchangeOrderChosen: _order, E.ExchangeMatured: _matured,
-    E.PlayerResolved: _player_resolved, E.RoundEnded: _round_ended, E.GameEnded: _ended,
+    E.GameSetUp: _set_up,
+    E.RoundStarted: _round_started,
+    E.DiceRolled: _dice_rolled,
+    E.PublicDiceRolled: _public_rolled,
+    E.PublicDiePlaced: _public_placed,
+    E.StorylineChosen: _storyline,
+    E.StartingBranchPlaced: _starting_placed,
+    E.EventCardRevealed: _event_card,
+    E.RoundGoalMet: _goal_met,
+    E.RewardClaimed: _reward,
+    E.SilverGained: _silver_gained,
+    E.DieTakenBack: _taken_back,
+    E.DecisionQueued: _queued,
+    E.PhaseStarted: _phase,
+    E.DieAdjusted: _adjusted,
+    E.SilverRecalled: _recalled,
+    E.CopperConverted: _converted,
+    E.PreparationEnded: _nothing,
+    E.DieRerolled: _rerolled,
+    E.DieDiscarded: _discarded,
+    E.DieDeclined: _declined,
+    E.DieDispatched: _dispatched,
+    E.BranchTilesDrawn: _tiles_drawn,
+    E.BranchOpened: _opened,
+    E.BranchTilesReturned: _tiles_returned,
+    E.ReputationGained: _reputation,
+    E.CopperGained: _copper,
+    E.TellerPlaced: _teller,
+    E.TellersRecalled: _recalled_tellers,
+    E.SilverMoved: _silver_moved,
+    E.EntrySkillDecided: _nothing,
+    E.ExchangeCardsDrawn: _cards_drawn,
+    E.DeckReshuffled: _reshuffled,
+    E.ExchangeCardChosen: _card_chosen,
+    E.ExchangePlaced: _placed,
+    E.ExchangeDiscarded: _card_discarded,
+    E.SilverLent: _lent,
+    E.DepositAccepted: _deposit,
+    E.YamenTileTaken: _yamen,
+    E.IncomeCollected: _income,
+    E.LoansReturned: _loans,
+    E.DepositInterestPaid: _interest,
+    E.DepositSilverReturned: _deposit_returned,
+    E.EmergencyTransfer: _emergency,
+    E.ExchangesAdvanced: _advanced,
+    E.ExchangeOrderChosen: _order,
+    E.ExchangeMatured: _matured,
+    E.PlayerResolved: _player_resolved,
+    E.RoundEnded: _round_ended,
+    E.GameEnded: _ended,
 }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.kernel import Outcome, SeatScore
+from domain.kernel import Outcome, Standing, lead, rank, winners
 
 from . import board as B
 from . import components as C
@@ -68,14 +68,19 @@ def _solo_outcome(s: State) -> Outcome:
     story = C.STORYLINES[s.storyline]
     values = solo_values(p, score)
     normal, hard = verdict(values, story.normal), verdict(values, story.hard)
-    summary = (f"solo, storyline {s.storyline} ({story.name}): {score} points - "
-               f"Normal {normal}, Hard {hard}")
+    summary = f"solo, storyline {s.storyline} ({story.name}): {score} points - Normal {normal}, Hard {hard}"
     return Outcome(
         winners=[0] if normal == "success" else [],
-        scores=[SeatScore(seat=0, score=score, rank=1, breakdown=bd, tiebreak=[p.copper % 10, p.reputation])],
+        scores=rank([Standing(0, score, bd, [p.copper % 10, p.reputation])]),
         summary=summary,
-        details={"storyline": s.storyline, "normal": normal, "hard": hard, "values": values,
-                 "normal_goals": dict(story.normal), "hard_goals": dict(story.hard)},
+        details={
+            "storyline": s.storyline,
+            "normal": normal,
+            "hard": hard,
+            "values": values,
+            "normal_goals": dict(story.normal),
+            "hard_goals": dict(story.hard),
+        },
     )
 
 
@@ -86,22 +91,19 @@ def outcome(s: State) -> Outcome | None:
         return None
     if s.players == 1:
         return _solo_outcome(s)
-    rows = []
+    standings = []
     for seat, p in enumerate(s.pl):
         bd = breakdown(p)
         # Tie-breaks: more unconverted copper (left after step 1), then higher reputation.
-        rows.append((seat, sum(bd.values()), [p.copper % 10, p.reputation], bd))
-    keyed = {seat: (score, *tb) for seat, score, tb, _ in rows}
-    scores = []
-    for seat, score, tb, bd in rows:
-        rank = 1 + sum(1 for other in keyed.values() if other > keyed[seat])
-        scores.append(SeatScore(seat=seat, score=score, rank=rank, breakdown=bd, tiebreak=tb))
-    winners = [sc.seat for sc in scores if sc.rank == 1]
+        standings.append(Standing(seat, sum(bd.values()), bd, [p.copper % 10, p.reputation]))
+    scores = rank(standings)
+    first = winners(scores)
     best = max(sc.score for sc in scores)
-    others = [sc.score for sc in scores if sc.rank != 1]
-    margin = best - max(others) if others else 0
-    if len(winners) > 1:
-        summary = f"seats {', '.join(map(str, winners))} share the victory with {best} points"
+    if len(first) > 1:
+        summary = f"seats {', '.join(map(str, first))} share the victory with {best} points"
     else:
-        summary = f"seat {winners[0]} wins with {best} points" + (f", {margin} ahead" if others else "")
-    return Outcome(winners=winners, scores=scores, summary=summary)
+        ahead = lead(scores)
+        summary = f"seat {first[0]} wins with {best} points" + (
+            f", {ahead} ahead" if len(first) < len(scores) else ""
+        )
+    return Outcome(winners=first, scores=scores, summary=summary)

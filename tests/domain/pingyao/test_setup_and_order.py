@@ -8,9 +8,9 @@ from domain.kernel import InvalidOptions, Rng
 from domain.pingyao import GAME, PingyaoOptions
 from domain.pingyao import commands as K
 from domain.pingyao import events as E
-from tests.support import given, given_state
+from tests.support import given
 
-from .helpers import BLUE, GREEN, RED, YELLOW, die, finish_round, frame, put, table
+from .helpers import BLUE, GREEN, RED, YELLOW, Table, die, finish_round
 
 
 def test_setup_four_players():
@@ -20,8 +20,15 @@ def test_setup_four_players():
     assert setup.start_player == setup.starting.index("Taiyuan")
     for p in state.pl:
         assert p.copper >= 10 - 0 and p.head_office >= 2
-    assert state.yamen_supply == {k: 2 for k in ("tier1_income", "tier2_staffed", "any_value", "exchange_fee",
-                                                   "reputation_extra", "lending_income")}
+    base = (
+        "tier1_income",
+        "tier2_staffed",
+        "any_value",
+        "exchange_fee",
+        "reputation_extra",
+        "lending_income",
+    )
+    assert state.yamen_supply == dict.fromkeys(base, 2)
     assert state.round == 1
 
 
@@ -33,10 +40,24 @@ def test_setup_three_players_one_copy_and_crowdfunding_eight_tiles():
 
 
 def test_starting_resources():
-    s = GAME.fold(GAME.initial(PingyaoOptions()), [E.GameSetUp(players=4, crowdfunding=False,
-                  starting=["Taiyuan", "Datong", "Xinzhou", "Yuncheng"], start_player=0)])
+    s = GAME.fold(
+        GAME.initial(PingyaoOptions()),
+        [
+            E.GameSetUp(
+                players=4,
+                crowdfunding=False,
+                starting=["Taiyuan", "Datong", "Xinzhou", "Yuncheng"],
+                start_player=0,
+            )
+        ],
+    )
     p = s.pl[0]
-    assert (p.copper, p.head_office, p.regions["1red"].tile, p.regions["1red"].silver) == (10, 2, "Taiyuan", 2)
+    assert (p.copper, p.head_office, p.regions["1red"].tile, p.regions["1red"].silver) == (
+        10,
+        2,
+        "Taiyuan",
+        2,
+    )
     assert s.pl[2].regions["1green"].tile == "Xinzhou"
 
 
@@ -59,37 +80,16 @@ def test_rounds_one_and_two_use_two_dice_third_joins_in_round_three():
 
 
 def test_yamen_and_confucius_closed_until_round_three():
-    s = table(round=2)
-    put(s, die(RED, 1), 3)
-    given_state(GAME, s).when(RED, K.ConfuciusTemple(die=die(RED, 1))).raises("action_closed")
-    given_state(GAME, s).when(RED, K.Yamen(die=die(RED, 1), tile="any_value")).raises("action_closed")
-    s3 = table(round=3)
-    put(s3, die(RED, 1), 3)
-    assert K.ConfuciusTemple(die=die(RED, 1)) in GAME.legal_moves(s3, RED)
+    t = Table(round=2, dice={die(RED, 1): 3})
+    t.when(RED, K.ConfuciusTemple(die=die(RED, 1))).raises("action_closed")
+    t.when(RED, K.Yamen(die=die(RED, 1), tile="any_value")).raises("action_closed")
+    assert K.ConfuciusTemple(die=die(RED, 1)) in Table(round=3, dice={die(RED, 1): 3}).legal(RED)
 
 
 def test_start_player_passes_clockwise():
-    s = table(round=4, start=2)
-    put(s, die(RED, 1), 3)
-    s2, events = finish_round(s)
+    s2, events = finish_round(Table(round=4, start=2, dice={die(RED, 1): 3}).state)
     ended = next(e for e in events if isinstance(e, E.RoundEnded))
     assert ended.next_start == 3 and s2.start_player == 3 and s2.round == 5
-
-
-def test_copper_to_silver_in_preparation_only():
-    s = table(round=3)
-    s.phase = "prep"
-    s.pl[RED].copper = 25
-    frame(s, "prep", RED)
-    moves = GAME.legal_moves(s, RED)
-    assert K.ConvertCopper(silver=2) in moves and K.ConvertCopper(silver=3) not in moves
-    given_state(GAME, s).when(RED, K.ConvertCopper(silver=3)).raises("insufficient_copper")
-    events = given_state(GAME, s).when(RED, K.ConvertCopper(silver=2)).events()
-    assert events == [E.CopperConverted(seat=RED, silver=2)]
-    # no command turns silver back into copper, and no conversion in the action phase
-    s2 = table(round=3)
-    put(s2, die(RED, 1), 3)
-    given_state(GAME, s2).when(RED, K.ConvertCopper(silver=1)).raises("wrong_decision")
 
 
 def order_of(s):
@@ -107,18 +107,43 @@ def order_of(s):
 def test_z_order_highest_first_then_round_the_table_from_the_starting_player():
     """The "Z": red starts; yellow's 6 first, then the 5s red, blue, green, yellow, then red's
     second 5 (after everybody's first), then the 4s in seat order, green's second 4 last."""
-    s = table(round=3, start=RED)
-    for seat, values in {RED: [4, 5, 5], BLUE: [4, 5, 1], GREEN: [4, 5, 4], YELLOW: [4, 6, 5]}.items():
-        for k, v in enumerate(values):
-            put(s, die(seat, k), v)
-    order = order_of(s)
-    assert order == [(6, YELLOW), (5, RED), (5, BLUE), (5, GREEN), (5, YELLOW), (5, RED),
-                     (4, RED), (4, BLUE), (4, GREEN), (4, YELLOW), (4, GREEN), (1, BLUE)]
+    values = {RED: [4, 5, 5], BLUE: [4, 5, 1], GREEN: [4, 5, 4], YELLOW: [4, 6, 5]}
+    order = order_of(
+        Table(
+            start=RED, dice={die(seat, k): v for seat, vs in values.items() for k, v in enumerate(vs)}
+        ).state
+    )
+    assert order == [
+        (6, YELLOW),
+        (5, RED),
+        (5, BLUE),
+        (5, GREEN),
+        (5, YELLOW),
+        (5, RED),
+        (4, RED),
+        (4, BLUE),
+        (4, GREEN),
+        (4, YELLOW),
+        (4, GREEN),
+        (1, BLUE),
+    ]
 
 
 # The rulebook's printed "Z" example (Action Phase), red holding the starting-player marker.
-PRINTED_Z = [(6, YELLOW), (5, RED), (5, BLUE), (5, GREEN), (4, YELLOW), (4, GREEN), (5, YELLOW), (5, RED),
-             (4, GREEN), (4, BLUE), (4, YELLOW), (4, RED)]
+PRINTED_Z = [
+    (6, YELLOW),
+    (5, RED),
+    (5, BLUE),
+    (5, GREEN),
+    (4, YELLOW),
+    (4, GREEN),
+    (5, YELLOW),
+    (5, RED),
+    (4, GREEN),
+    (4, BLUE),
+    (4, YELLOW),
+    (4, RED),
+]
 
 
 def test_printed_z_example_cannot_be_reproduced_with_three_dice_per_colour():
@@ -127,38 +152,43 @@ def test_printed_z_example_cannot_be_reproduced_with_three_dice_per_colour():
     (e.g. the number areas drawn as two rows read as a Z) gives it.  With the printed values and
     one yellow 4 given to blue, the rule text's order is highest first, then round the table."""
     assert Counter(seat for _, seat in PRINTED_Z) == {YELLOW: 4, RED: 3, GREEN: 3, BLUE: 2}
-    s = table(round=3, start=RED)
-    for seat, values in {RED: [4, 5, 5], BLUE: [4, 5, 4], GREEN: [4, 5, 4], YELLOW: [4, 6, 5]}.items():
-        for k, v in enumerate(values):
-            put(s, die(seat, k), v)
-    order = order_of(s)
+    values = {RED: [4, 5, 5], BLUE: [4, 5, 4], GREEN: [4, 5, 4], YELLOW: [4, 6, 5]}
+    order = order_of(
+        Table(
+            start=RED, dice={die(seat, k): v for seat, vs in values.items() for k, v in enumerate(vs)}
+        ).state
+    )
     assert Counter(seat for _, seat in order) == {RED: 3, BLUE: 3, GREEN: 3, YELLOW: 3}
     assert sorted(v for v, _ in order) == sorted(v for v, _ in PRINTED_Z) and order != PRINTED_Z
-    assert order == [(6, YELLOW), (5, RED), (5, BLUE), (5, GREEN), (5, YELLOW), (5, RED),
-                     (4, RED), (4, BLUE), (4, GREEN), (4, YELLOW), (4, BLUE), (4, GREEN)]
+    assert order == [
+        (6, YELLOW),
+        (5, RED),
+        (5, BLUE),
+        (5, GREEN),
+        (5, YELLOW),
+        (5, RED),
+        (4, RED),
+        (4, BLUE),
+        (4, GREEN),
+        (4, YELLOW),
+        (4, BLUE),
+        (4, GREEN),
+    ]
 
 
 def test_same_value_order_starts_from_the_starting_player():
-    s = table(round=3, start=GREEN)
-    for seat in (RED, BLUE, GREEN, YELLOW):
-        put(s, die(seat, 1), 5)
-    assert [seat for _, seat in order_of(s)] == [GREEN, YELLOW, RED, BLUE]
+    t = Table(start=GREEN, dice={die(seat, 1): 5 for seat in (RED, BLUE, GREEN, YELLOW)})
+    assert [seat for _, seat in order_of(t.state)] == [GREEN, YELLOW, RED, BLUE]
 
 
 def test_player_with_two_equal_dice_chooses_which_acts():
-    s = table(round=3)
-    put(s, die(RED, 0), 4)
-    put(s, die(RED, 1), 4)
-    decl = [m.die for m in GAME.legal_moves(s, RED) if isinstance(m, K.Decline)]
-    assert decl == [die(RED, 0), die(RED, 1)]
-    given_state(GAME, s).when(BLUE, K.Decline(die=die(RED, 0))).raises("not_your_turn")
+    t = Table(dice={die(RED, 0): 4, die(RED, 1): 4})
+    assert [m.die for m in t.legal(RED) if isinstance(m, K.Decline)] == [die(RED, 0), die(RED, 1)]
+    t.when(BLUE, K.Decline(die=die(RED, 0))).raises("not_your_turn")
 
 
 def test_a_die_whose_turn_it_is_not_is_rejected():
-    s = table(round=3)
-    put(s, die(RED, 0), 4)
-    put(s, die(RED, 1), 2)
-    given_state(GAME, s).when(RED, K.Decline(die=die(RED, 1))).raises("not_this_die")
+    Table(dice={die(RED, 0): 4, die(RED, 1): 2}).when(RED, K.Decline(die=die(RED, 1))).raises("not_this_die")
 
 
 def test_prep_skips_players_with_nothing_to_do_and_game_events_are_described():
@@ -169,6 +199,13 @@ def test_prep_skips_players_with_nothing_to_do_and_game_events_are_described():
 
 
 def test_given_fold_of_setup_events():
-    g = given(GAME, [E.GameSetUp(players=3, crowdfunding=False, starting=["Taigu", "Taiyuan", "Xinzhou"], start_player=1)],
-              PingyaoOptions(players=3))
+    g = given(
+        GAME,
+        [
+            E.GameSetUp(
+                players=3, crowdfunding=False, starting=["Taigu", "Taiyuan", "Xinzhou"], start_player=1
+            )
+        ],
+        PingyaoOptions(players=3),
+    )
     assert g.state.start_player == 1 and g.state.pl[0].regions["1yellow"].tile == "Taigu"

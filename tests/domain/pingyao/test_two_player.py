@@ -8,7 +8,7 @@ from domain.pingyao import components as C
 from domain.pingyao import events as E
 from tests.support import given_state, random_playout
 
-from .helpers import die, finish_round, put, step, table
+from .helpers import Table, die, finish_round, step
 from .test_playouts import check
 
 START, SECOND = 0, 1
@@ -112,38 +112,35 @@ def test_at_most_one_public_die_per_resting_area():
     given_state(GAME, s).when(other, K.PlacePublicDie(die=7, action="bank_escort")).raises("public_die_limit")
 
 
-def _two_player_table():
-    s = table(players=2, round=3)
-    put(s, die(START, 1), 4)
-    put(s, die(SECOND, 2), 1)  # keeps the action phase going
-    return s
+def two_players(public: dict[int, tuple[int, str]], at=None) -> Table:
+    """Round 3, the starting player's 4 to act (the second player's 1 keeps the round going), with
+    public dice placed in resting areas by the draft."""
+    return Table(players=2, dice={die(START, 1): 4, die(SECOND, 2): 1}, public=public, at=at)
 
 
 def test_public_die_blocks_an_equal_value():
-    s = _two_player_table()
-    put(s, 6, 4, "rest", "bank_escort")
-    s.dice[6].owner = -1
-    given_state(GAME, s).when(START, K.BankEscort(die=die(START, 1), tier=1, color="yellow")).raises("same_value_blocked")
-    assert not any(isinstance(m, K.BankEscort) for m in GAME.legal_moves(s, START))
-    assert any(isinstance(m, K.WestStreet) for m in GAME.legal_moves(s, START))
+    t = two_players({6: (4, "bank_escort")})
+    t.when(START, K.BankEscort(die=die(START, 1), tier=1, color="yellow")).raises("same_value_blocked")
+    assert not any(isinstance(m, K.BankEscort) for m in t.legal(START))
+    assert any(isinstance(m, K.WestStreet) for m in t.legal(START))
 
 
 def test_public_die_pays_no_difference_and_is_never_bumped():
-    s = _two_player_table()
-    put(s, 6, 2, "rest", "bank_escort")
-    events = given_state(GAME, s).when(START, K.BankEscort(die=die(START, 1), tier=1, color="yellow")).events()
+    events = (
+        two_players({6: (2, "bank_escort")})
+        .when(START, K.BankEscort(die=die(START, 1), tier=1, color="yellow"))
+        .events()
+    )
     assert events[0] == E.DieDispatched(seat=START, die=die(START, 1), action="bank_escort", value=4)
     assert events[0].copper == 0 and events[0].bumped == -1
 
 
 def test_public_die_does_not_fill_the_resting_area():
     """The resting area (2 players: at most 1 teller die) still takes a bumped teller die."""
-    s = _two_player_table()
-    put(s, 6, 6, "rest", "money_house")
-    put(s, die(SECOND, 1), 2, "space", "money_house")
-    ev = given_state(GAME, s).when(START, K.MoneyHouseLend(die=die(START, 1), months=1, amount=2)).events()
+    t = two_players({6: (6, "money_house")}, at={"money_house": [(die(SECOND, 1), 2)]})
+    ev = t.when(START, K.MoneyHouseLend(die=die(START, 1), months=1, amount=2)).events()
     assert ev[0].bumped == die(SECOND, 1) and ev[0].copper == 2  # gains only from the teller die
-    s2 = GAME.fold(s, ev)
+    s2 = t.fold(*ev).state
     assert s2.dice[die(SECOND, 1)].where == "rest"
 
 
@@ -155,13 +152,19 @@ def test_after_the_draft_the_teller_dice_are_rolled():
     assert any(d.owner < 0 and d.where == "rest" for d in s.dice)
 
 
+@pytest.mark.slow
 def test_random_playouts_two_players():
     for i in range(200):
-        result = random_playout(GAME, PingyaoOptions(players=2, crowdfunding=i % 2 == 1), f"p2-{i}", check=check)
+        result = random_playout(
+            GAME, PingyaoOptions(players=2, crowdfunding=i % 2 == 1), f"p2-{i}", check=check
+        )
         assert GAME.outcome(result.state) is not None
         assert len(GAME.outcome(result.state).scores) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("i", range(4))
 def test_every_listed_two_player_move_is_accepted(i):
-    random_playout(GAME, PingyaoOptions(players=2, crowdfunding=True), f"all2-{i}", check_all_legal_moves=True)
+    random_playout(
+        GAME, PingyaoOptions(players=2, crowdfunding=True), f"all2-{i}", check_all_legal_moves=True
+    )

@@ -1,0 +1,121 @@
+"""Bank Escort (鏢局), after the draw: keep one of the drawn branch tiles and open the branch
+(Actions: no two branches with the same skill), then its on-entry skill (Branch Skill Reference)."""
+
+from __future__ import annotations
+
+from domain.kernel import Scratch
+
+from . import board as B
+from . import commands as K
+from . import components as C
+from . import events as E
+from .decisions import Refusal, SubDecision, filtered, queue
+from .exchange import draw_exchange, room_refusal
+from .state import Frame, State
+from .tellers import rep_bonuses, tier3_bonus
+
+
+def buildable(s: State, seat: int, tile: str) -> bool:
+    """Actions: "A player may not open two branches with identical skills"."""
+    return C.TILES[tile].skill not in B.skills(s.pl[seat])
+
+
+# --- choose_branch: Bank Escort, keep one of the 4 -------------------------------------------------
+INVALID_BRANCH = Refusal(
+    "invalid_branch", "choose one of the drawn tiles without a skill you already have", "Bank Escort"
+)
+
+
+def _branch_candidates(s: State, f: Frame) -> list[K.ChooseBranch]:
+    return [K.ChooseBranch(tile=t) for t in s.drawn]
+
+
+def _branch_refusal(s: State, f: Frame, cmd: K.ChooseBranch) -> Refusal | None:
+    if cmd.tile not in s.drawn or not buildable(s, f.seat, cmd.tile):
+        return INVALID_BRANCH
+    return None
+
+
+def _offered(s: State, seat: int, skill: str) -> bool:
+    """Branch Skill Reference: an optional on-entry skill is offered once, if it can be used then -
+    Singapore and Suzhou cost 2 copper, Xinyizhou needs room for an exchange card, Tokyo tellers to
+    recall; Incheon always."""
+    p = s.pl[seat]
+    if skill in ("entry_rep2", "entry_teller"):
+        return p.copper >= 2
+    if skill == "entry_exchange":
+        return room_refusal(s, p) is None
+    if skill == "entry_reset":
+        return sum(r.tellers + r.managers + r.waiting for r in p.regions.values()) > 0
+    return skill == "entry_copper_exchange"
+
+
+def _open_branch(x: Scratch[State], f: Frame, cmd: K.ChooseBranch) -> None:
+    """Bank Escort: open the branch with its starting capital, the other tiles to the bottom;
+    Actions: a Tier-1 branch +1 reputation at once, a waiting teller may move onto it;
+    Branch Skill Reference: on-entry skills (Kobe automatic, the others optional, offered once)."""
+    s, seat, region = x.state, f.seat, f.region
+    p = s.pl[seat]
+    tier = C.region_tier(region)
+    rest = [t for t in s.drawn if t != cmd.tile]
+    frames: list[Frame] = []
+    bonuses: list[str] = []
+    x.emit(E.BranchOpened(seat=seat, region=region, tile=cmd.tile, capital=C.CAPITAL[tier], frame=True))
+    x.emit(E.BranchTilesReturned(seat=seat, tier=tier, count=len(rest), tiles=rest))
+    if tier == 1:
+        x.emit(E.ReputationGained(seat=seat, amount=1, reason="tier1_branch"))
+    if p.regions[region].waiting:
+        frames.append(Frame(kind="place_teller", seat=seat, region=region))
+    skill = C.TILES[cmd.tile].skill
+    if skill == "entry_rep1":  # Kobe: +1 reputation on entry
+        x.emit(E.ReputationGained(seat=seat, amount=1, reason="Kobe"))
+    elif _offered(s, seat, skill):
+        frames.append(Frame(kind="entry_skill", seat=seat, skill=skill))
+    rep_bonuses(s, seat, frames, bonuses)
+    if tier == 3:
+        tier3_bonus(s, seat, frames, bonuses)
+    queue(x, seat, frames, bonuses)
+
+
+CHOOSE_BRANCH = SubDecision(
+    (K.ChooseBranch,), filtered(_branch_candidates, _branch_refusal), _branch_refusal, _open_branch
+)
+
+
+# --- entry_skill: Branch Skill Reference, immediate on-entry effects are optional ("may") ----------
+def _entry_candidates(s: State, f: Frame) -> list[K.UseEntrySkill]:
+    return [K.UseEntrySkill(use=True), K.UseEntrySkill(use=False)]
+
+
+def _entry_refusal(s: State, f: Frame, cmd: K.UseEntrySkill) -> Refusal | None:
+    return None  # offered only when it can be used; declining is always possible
+
+
+def _entry_skill(x: Scratch[State], f: Frame, cmd: K.UseEntrySkill) -> None:
+    s, seat = x.state, f.seat
+    p = s.pl[seat]
+    frames: list[Frame] = []
+    bonuses: list[str] = []
+    x.emit(E.EntrySkillDecided(seat=seat, skill=f.skill, use=cmd.use, frame=True))
+    if cmd.use:
+        if f.skill == "entry_rep2":  # Singapore: pay 2 copper, +2 reputation
+            x.emit(E.ReputationGained(seat=seat, amount=2, cost=2, reason="Singapore"))
+            rep_bonuses(s, seat, frames, bonuses)
+        elif f.skill == "entry_teller":  # Suzhou: pay 2 copper to recruit and place a teller
+            frames.append(Frame(kind="place_teller", seat=seat, cost=2))
+        elif f.skill == "entry_exchange":  # Xinyizhou: a 1-month exchange without the fee
+            frames += draw_exchange(x, seat, 1, 1, False)
+        elif f.skill == "entry_copper_exchange":  # Incheon: 2 copper and a 1-2 month exchange
+            x.emit(E.CopperGained(seat=seat, amount=2, reason="Incheon"))
+            if room_refusal(s, p) is None:
+                frames += draw_exchange(x, seat, 1, 2, False)
+        elif f.skill == "entry_reset":  # Tokyo: recall every branch teller and reassign them
+            n = sum(r.tellers + r.managers + r.waiting for r in p.regions.values())
+            x.emit(E.TellersRecalled(seat=seat, count=n))
+            frames += [Frame(kind="place_teller", seat=seat) for _ in range(n)]
+    queue(x, seat, frames, bonuses)
+
+
+ENTRY_SKILL = SubDecision(
+    (K.UseEntrySkill,), filtered(_entry_candidates, _entry_refusal), _entry_refusal, _entry_skill
+)

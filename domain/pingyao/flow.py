@@ -1,0 +1,128 @@
+"""Game Setup and Game Flow: the options, the opening events, and the automatic steps between two
+decisions - rounds, phases, dice rolls, income and resolution - until some seat must decide."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from msgspec import Meta
+
+from domain.kernel import Event, InvalidOptions, Options, Rng, Scratch
+
+from . import components as C
+from . import events as E
+from .evolve import evolve
+from .income import collect_income
+from .preparation import has_choices
+from .resolution import resolve_step
+from .solo import goal_reached, reveal_event_card
+from .state import Frame, State
+from .turn import acting_turn
+from .two_player import roll_public_dice
+
+
+class PingyaoOptions(Options, frozen=True, kw_only=True):
+    players: Annotated[int, Meta(ge=1, le=4, description="1 (solo campaign), 2 (public dice), 3 or 4")] = 4
+    crowdfunding: Annotated[
+        bool,
+        Meta(description="Add the crowdfunding promo branch tiles and the two extra Yamen support tiles"),
+    ] = False
+    storyline: Annotated[
+        int,
+        Meta(
+            ge=1,
+            le=5,
+            description="Solo (players=1): the storyline card the player chooses (ignored otherwise)",
+        ),
+    ] = 1
+
+
+def initial(options: PingyaoOptions) -> State:
+    return State()
+
+
+def setup(options: PingyaoOptions, rng: Rng) -> list[Event]:
+    """Game Setup 2-3: deal the starting branches (Three-/Two-Player Game Rules: which ones; Solo
+    Rules, Setup: Taiyuan, on a Tier-1 region of the player's choice, and the storyline card's
+    Yamen tile); Taiyuan's holder is the starting player."""
+    if options.players not in (1, 2, 3, 4):
+        raise InvalidOptions("Pingyao is played by 1 (solo), 2, 3 or 4 players")
+    solo = options.players == 1
+    if solo and options.storyline not in C.STORYLINES:
+        raise InvalidOptions(f"the storyline card must be one of {sorted(C.STORYLINES)}")
+    starting = ["Taiyuan"] if solo else list(C.STARTING_BY_PLAYERS[options.players])
+    rng.shuffle(starting)
+    x = Scratch(State(), evolve, rng)
+    x.emit(
+        E.GameSetUp(
+            players=options.players,
+            crowdfunding=options.crowdfunding,
+            starting=starting,
+            start_player=starting.index("Taiyuan"),
+        )
+    )
+    if solo:
+        x.emit(E.StorylineChosen(storyline=options.storyline, tile=C.STORYLINES[options.storyline].yamen))
+        x.emit(E.DecisionQueued(frames=[Frame(kind="starting_region", seat=0)]))
+    advance(x)
+    return x.events
+
+
+def advance(x: Scratch[State]) -> None:
+    """Game Flow: Preparation -> Action -> Income -> Resolution, 8 rounds (Two-Player Game Rules:
+    the public-dice draft first; Solo Rules: the round goal's reward as soon as it is met)."""
+    s = x.state
+    while s.phase != "end" and not s.frames:
+        if s.phase == "setup":
+            _start_round(x)
+        elif s.phase == "draft":
+            x.emit(E.PhaseStarted(phase="prep"))
+            _roll_tellers(x)
+        elif s.phase == "prep":
+            x.emit(E.PhaseStarted(phase="action"))
+        elif s.phase == "action":
+            if goal_reached(s):
+                x.emit(E.RoundGoalMet(card=s.event_card))
+                x.emit(E.DecisionQueued(frames=[Frame(kind="round_reward", seat=0, card=s.event_card)]))
+                continue
+            if acting_turn(s) is not None:
+                return
+            collect_income(x)
+            x.emit(E.PhaseStarted(phase="resolution"))
+        elif s.phase == "resolution":
+            if s.res_index < s.players:
+                resolve_step(x, (s.start_player + s.res_index) % s.players)
+                continue
+            # Resolution Phase: the starting-player marker passes clockwise
+            x.emit(E.RoundEnded(round=s.round, next_start=(s.start_player + 1) % s.players))
+            if s.round >= C.ROUNDS:  # Game End: after all phases of round 8
+                x.emit(E.GameEnded())
+                return
+            _start_round(x)
+
+
+def _start_round(x: Scratch[State]) -> None:
+    """A new round (Two-Player Game Rules: the draft "before each round begins"; Solo Rules, Event
+    Cards: "at the start of every round, flip over 1 event card")."""
+    s = x.state
+    x.emit(E.RoundStarted(round=s.round + 1, start_player=s.start_player))
+    if s.players == 2:
+        roll_public_dice(x)
+        return
+    if s.players == 1:
+        reveal_event_card(x)
+    _roll_tellers(x)
+
+
+def _roll_tellers(x: Scratch[State]) -> None:
+    """Preparation Phase 1: roll the teller dice (2 in rounds 1-2, 3 afterwards - Game Flow); 2-3: a
+    `prep` decision, in player order, for each player with something to do."""
+    s = x.state
+    values = [
+        0 if d.owner < 0 or d.where == "storage" else x.rng.between(1, C.DIE_SIDES[d.large]) for d in s.dice
+    ]
+    x.emit(E.DiceRolled(values=values))
+    seats = [(s.start_player + k) % s.players for k in range(s.players)]
+    frames = [Frame(kind="prep", seat=seat) for seat in seats if has_choices(s, seat)]
+    if frames:
+        x.emit(E.DecisionQueued(frames=frames))

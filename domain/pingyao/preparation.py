@@ -1,0 +1,120 @@
+"""Preparation Phase 2-3: in player order, each player's Tier-1 activation skills (Tier 1 Branches:
+Lasa, Changde, Jinzhou, Jiujiang; once per round each) and copper -> silver at 10:1; one ``prep``
+decision per player, ended with ``EndPreparation``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from domain.kernel import Command, Scratch
+
+from . import board as B
+from . import commands as K
+from . import components as C
+from . import events as E
+from .decisions import Refusal, SubDecision, filtered
+from .state import Die, Frame, Player, State
+
+_STEP = {"die_minus": -1, "die_plus": +1}
+"""Lasa: a die -1; Changde: a die +1."""
+RECALL_COST = 2  # Jiujiang: "pay 2 copper coins to move one silver ingot"
+
+
+SKILL_UNAVAILABLE = Refusal("skill_unavailable", "that skill cannot be used now", "Tier 1 Branches")
+WRONG_DIE = Refusal(
+    "skill_unavailable", "your dice in the number areas, within their faces", "Tier 1 Branches"
+)
+NO_BRANCH_SILVER = Refusal(
+    "skill_unavailable", "choose one of your branches with silver", "Tier 1 Branches: Jiujiang"
+)
+RECALL_COPPER = Refusal("insufficient_copper", "Jiujiang costs 2 copper", "Tier 1 Branches: Jiujiang")
+INVALID_AMOUNT = Refusal("invalid_amount", "convert at least 1 silver", "Preparation Phase 3")
+CONVERT_COPPER = Refusal("insufficient_copper", "10 copper per silver", "Preparation Phase 3")
+
+
+def _ready(p: Player, skill: str) -> bool:
+    """Tier 1 Branches: the branch is staffed, and the skill is used "once per round"."""
+    return skill not in p.used_round and B.active(p, skill) is not None
+
+
+def _moved(s: State, seat: int, die: int, step: int) -> Die | None:
+    """The seat's die in the number areas, if `step` keeps it within its faces ("not beyond the
+    die's normal range": no wrapping); skills act only on dice still in the number areas."""
+    if not 0 <= die < len(s.dice):
+        return None
+    d = s.dice[die]
+    if d.owner != seat or d.where != "number" or not 1 <= d.value + step <= C.DIE_SIDES[d.large]:
+        return None
+    return d
+
+
+def _candidates(s: State, f: Frame) -> Iterator[Command]:
+    p = s.pl[f.seat]
+    mine = [i for i, d in enumerate(s.dice) if d.owner == f.seat and d.where == "number"]
+    for skill in _STEP:
+        if _ready(p, skill):
+            yield from (K.AdjustDie(skill=skill, die=i) for i in mine)
+    if _ready(p, "die_swap"):
+        yield from (K.SwapDice(up=a, down=b) for a in mine for b in mine)
+    if _ready(p, "recall_silver"):
+        yield from (K.RecallSilver(region=r) for r in B.branch_regions(p))
+    yield from (K.ConvertCopper(silver=n) for n in range(1, p.copper // 10 + 1))
+    yield K.EndPreparation()
+
+
+def _refusal(s: State, f: Frame, cmd: Command) -> Refusal | None:
+    p = s.pl[f.seat]
+    match cmd:
+        case K.AdjustDie(skill=skill, die=die):  # Lasa / Changde
+            if skill not in _STEP or not _ready(p, skill):
+                return SKILL_UNAVAILABLE
+            if _moved(s, f.seat, die, _STEP[skill]) is None:
+                return WRONG_DIE
+        case K.SwapDice(up=up, down=down):  # Jinzhou: "you must change both dice simultaneously"
+            if not _ready(p, "die_swap"):
+                return SKILL_UNAVAILABLE
+            if up == down or _moved(s, f.seat, up, +1) is None or _moved(s, f.seat, down, -1) is None:
+                return WRONG_DIE
+        case K.RecallSilver(region=region):  # Jiujiang
+            if not _ready(p, "recall_silver"):
+                return SKILL_UNAVAILABLE
+            if p.copper < RECALL_COST:
+                return RECALL_COPPER
+            if region not in B.branch_regions(p) or p.regions[region].silver < 1:
+                return NO_BRANCH_SILVER
+        case K.ConvertCopper(silver=silver):  # Preparation Phase 3: 10 copper = 1 silver
+            if silver < 1:
+                return INVALID_AMOUNT
+            if p.copper < 10 * silver:
+                return CONVERT_COPPER
+    return None
+
+
+def _apply(x: Scratch[State], f: Frame, cmd: Command) -> None:
+    seat, dice = f.seat, x.state.dice
+    match cmd:
+        case K.AdjustDie(skill=skill, die=die):
+            x.emit(E.DieAdjusted(seat=seat, skill=skill, die=die, value=dice[die].value + _STEP[skill]))
+        case K.SwapDice(up=up, down=down):
+            x.emit(E.DieAdjusted(seat=seat, skill="die_swap", die=up, value=dice[up].value + 1))
+            x.emit(E.DieAdjusted(seat=seat, skill="die_swap", die=down, value=dice[down].value - 1))
+        case K.RecallSilver(region=region):
+            x.emit(E.SilverRecalled(seat=seat, region=region, cost=RECALL_COST))
+        case K.ConvertCopper(silver=silver):
+            x.emit(E.CopperConverted(seat=seat, silver=silver))
+        case K.EndPreparation():
+            x.emit(E.PreparationEnded(seat=seat, frame=True))
+
+
+PREPARATION = SubDecision(
+    (K.AdjustDie, K.SwapDice, K.RecallSilver, K.ConvertCopper, K.EndPreparation),
+    filtered(_candidates, _refusal),
+    _refusal,
+    _apply,
+)
+
+
+def has_choices(s: State, seat: int) -> bool:
+    """Whether the seat has anything to do in Preparation besides ending it (else it is skipped)."""
+    f = Frame(kind="prep", seat=seat)
+    return any(not isinstance(c, K.EndPreparation) and _refusal(s, f, c) is None for c in _candidates(s, f))

@@ -1,0 +1,145 @@
+"""Resolution Phase: per player, 1 lending, 2 the deposit, 3 exchange cards (round 8: everything at
+position 1); a shortfall calls for an Emergency Fund Transfer."""
+
+from __future__ import annotations
+
+from domain.kernel import Scratch
+
+from . import board as B
+from . import commands as K
+from . import components as C
+from . import events as E
+from .decisions import Refusal, SubDecision, filtered
+from .state import Frame, State
+
+CARD_NOT_DUE = Refusal("card_not_due", "choose one of your exchange cards maturing now", "West Street")
+INVALID_SOURCE = Refusal(
+    "invalid_source", "ship from another piaohao of yours that holds silver", "Emergency Fund Transfer"
+)
+INVALID_FEE_SOURCE = Refusal(
+    "invalid_fee_source",
+    "5 copper, else a silver from another piaohao, pays the fee",
+    "Emergency Fund Transfer",
+)
+
+
+def resolve_step(x: Scratch[State], seat: int) -> None:
+    """One step of the seat's resolution (`res_stage`): lent silver shifts and returns (Money House),
+    deposit interest and the deposit's silver (Money House), the exchange cards that mature (West
+    Street), each payment short of silver queueing an Emergency Fund Transfer."""
+    s = x.state
+    p = s.pl[seat]
+    final = s.round >= C.ROUNDS  # "If this is the last round (round 8), first move all ... to the 1 position"
+    if s.res_stage == 0:
+        x.emit(E.LoansReturned(seat=seat, silver=sum(p.lending) if final else p.lending[0], final=final))
+    elif s.res_stage == 1:
+        left = 0 if final else p.deposit_marker - 1
+        x.emit(E.DepositInterestPaid(seat=seat, interest=min(C.DEPOSIT_INTEREST, p.copper), months_left=left))
+    elif s.res_stage == 2:
+        if p.head_office:
+            x.emit(E.DepositSilverReturned(seat=seat, silver=min(p.head_office, s.res_owed)))
+        elif any(B.silver_at(p, w) for w in B.piaohaos(p)):
+            x.emit(E.DecisionQueued(frames=[Frame(kind="transfer", seat=seat, dest=C.HEAD_OFFICE)]))
+        else:
+            x.emit(E.DepositSilverReturned(seat=seat, silver=0, shortfall=s.res_owed))
+    elif s.res_stage == 3:
+        x.emit(E.ExchangesAdvanced(seat=seat, due=[c.card for c in p.cards if final or c.months <= 1]))
+    elif not s.due:
+        x.emit(E.PlayerResolved(seat=seat))
+    else:
+        cards = {c.card: c for c in p.cards}
+        if not s.due_locked and len({cards[c].withdraw for c in s.due}) > 1:
+            x.emit(E.DecisionQueued(frames=[Frame(kind="resolve_order", seat=seat)]))
+            return
+        card = cards[s.due[0]]
+        w = card.withdraw
+        if B.silver_at(p, w) >= C.CARDS[card.card].silver:
+            x.emit(E.ExchangeMatured(seat=seat, card=card.card, withdraw=w))
+        elif any(B.silver_at(p, o) for o in B.piaohaos(p) if o != w):
+            x.emit(E.DecisionQueued(frames=[Frame(kind="transfer", seat=seat, dest=w)]))
+        else:
+            x.emit(E.ExchangeMatured(seat=seat, card=card.card, withdraw=w, paid=False))
+
+
+# --- resolve_order: West Street, "the player decides the order in which they resolve" --------------
+# (asked only when the cards' withdrawal piaohao differ: otherwise the order changes nothing)
+def _order_candidates(s: State, f: Frame) -> list[K.ResolveExchange]:
+    return [K.ResolveExchange(card=c) for c in s.due]
+
+
+def _order_refusal(s: State, f: Frame, cmd: K.ResolveExchange) -> Refusal | None:
+    if cmd.card not in s.due:
+        return CARD_NOT_DUE
+    return None
+
+
+def _order(x: Scratch[State], f: Frame, cmd: K.ResolveExchange) -> None:
+    x.emit(E.ExchangeOrderChosen(seat=f.seat, card=cmd.card, frame=True))
+
+
+RESOLVE_ORDER = SubDecision(
+    (K.ResolveExchange,), filtered(_order_candidates, _order_refusal), _order_refusal, _order
+)
+
+
+# --- transfer: Emergency Fund Transfer --------------------------------------------------------------
+def _source_refusal(s: State, f: Frame, source: str) -> Refusal | None:
+    """Emergency Fund Transfer: "from one of their piaohao that has silver to the piaohao that needs it"."""
+    p = s.pl[f.seat]
+    if source not in B.piaohaos(p) or source == f.dest or B.silver_at(p, source) < 1:
+        return INVALID_SOURCE
+    return None
+
+
+def _pays_fee(s: State, f: Frame, source: str, where: str) -> bool:
+    """With fewer than 5 copper, "return a silver ingot from any one of their piaohao to the supply"
+    in place of the fee: a piaohao other than the one in need, with silver left after the shipment."""
+    p = s.pl[f.seat]
+    return where in B.piaohaos(p) and where != f.dest and B.silver_at(p, where) - (where == source) > 0
+
+
+def _fee_refusal(s: State, f: Frame, source: str, fee_source: str) -> Refusal | None:
+    """Emergency Fund Transfer: "a shipping fee of 5 copper coins" (`fee_source` ""), else a silver
+    (none when no other silver is left)."""
+    p = s.pl[f.seat]
+    if p.copper >= C.TRANSFER_FEE:
+        ok = fee_source == ""
+    elif fee_source:
+        ok = _pays_fee(s, f, source, fee_source)
+    else:
+        ok = not any(_pays_fee(s, f, source, w) for w in B.piaohaos(p))
+    if not ok:
+        return INVALID_FEE_SOURCE
+    return None
+
+
+def _transfer_legal(s: State, f: Frame) -> list[K.TransferFunds]:
+    piaohaos = B.piaohaos(s.pl[f.seat])
+    return [
+        K.TransferFunds(source=src, fee_source=fee)
+        for src in piaohaos
+        if _source_refusal(s, f, src) is None
+        for fee in ("", *piaohaos)
+        if _fee_refusal(s, f, src, fee) is None
+    ]
+
+
+def _transfer_refusal(s: State, f: Frame, cmd: K.TransferFunds) -> Refusal | None:
+    return _source_refusal(s, f, cmd.source) or _fee_refusal(s, f, cmd.source, cmd.fee_source)
+
+
+def _transfer(x: Scratch[State], f: Frame, cmd: K.TransferFunds) -> None:
+    p = x.state.pl[f.seat]
+    x.emit(
+        E.EmergencyTransfer(
+            seat=f.seat,
+            source=cmd.source,
+            dest=f.dest,
+            copper=C.TRANSFER_FEE if p.copper >= C.TRANSFER_FEE else 0,
+            fee_source=cmd.fee_source,
+            frame=True,
+        )
+    )
+
+
+TRANSFER = SubDecision((K.TransferFunds,), _transfer_legal, _transfer_refusal, _transfer)

@@ -1,0 +1,189 @@
+"""Solo Rules: Taiyuan's region at set-up, the event card flipped each round (its set-up dice), the
+round goal and its reward (Round Goals and Rewards; Event Card Reward Notes)."""
+
+from __future__ import annotations
+
+from domain.kernel import Scratch
+
+from . import commands as K
+from . import components as C
+from . import events as E
+from .actions import yamen_tile_refusal
+from .decisions import Refusal, SubDecision, filtered, queue
+from .exchange import cards_to_draw, draw_exchange, room_refusal
+from .state import Frame, State
+from .tellers import rep_bonuses, tier3_bonus
+
+_NOTES = "Solo Rules: Event Card Reward Notes"
+INVALID_REGION = Refusal("invalid_region", "choose red, yellow or green", "Solo Rules: Setup")
+REWARD_UNAVAILABLE = Refusal(
+    "reward_unavailable",
+    "the reward cannot be taken now; it may be declined",
+    "Solo Rules: Round Goals and Rewards",
+)
+DIE_NOT_USED = Refusal("die_not_used", "take back one of your teller dice already used this round", _NOTES)
+
+
+def reveal_event_card(x: Scratch[State]) -> None:
+    """Event Cards, at the start of every round: flip one of the 8 cards drawn from 10 (one at random
+    from the unseen cards each round is the same) and roll its set-up: per action space the
+    four-sided die to the resting area first, then the six-sided die onto the action space."""
+    s = x.state
+    left = [c for c in sorted(C.EVENT_CARDS) if c not in s.events_seen]
+    if not left:  # never in an 8-round game (10 cards)
+        return
+    card = left[x.rng.below(len(left))]
+    fours = [i for i, d in enumerate(s.dice) if d.owner < 0 and d.large]
+    sixes = [i for i, d in enumerate(s.dice) if d.owner < 0 and not d.large]
+    placed: list[E.SetupDie] = []
+    for action in C.ACTIONS:
+        pattern = C.EVENT_CARDS[card].setup.get(action, "")
+        for k, sides in enumerate(pattern):
+            die = (fours if sides == "4" else sixes).pop(0)
+            placed.append(
+                E.SetupDie(
+                    die=die, action=action, value=x.rng.between(1, int(sides)), space=k == len(pattern) - 1
+                )
+            )
+    x.emit(E.EventCardRevealed(card=card, dice=placed))
+
+
+def goal_reached(s: State) -> bool:
+    """Round Goals and Rewards: this round's card's action performed the number of times shown,
+    "at any point during the round" (the reward is offered at once)."""
+    if s.players != 1 or not s.event_card or s.goal_met:
+        return False
+    ev = C.EVENT_CARDS[s.event_card]
+    return s.round_actions.get(ev.goal_action, 0) >= ev.goal_count
+
+
+# --- starting_region: Setup, "place it on any colored region of Tier 1" ----------------------------
+def _region_candidates(s: State, f: Frame) -> list[K.PlaceStartingBranch]:
+    return [K.PlaceStartingBranch(color=c) for c in C.COLORS]
+
+
+def _region_refusal(s: State, f: Frame, cmd: K.PlaceStartingBranch) -> Refusal | None:
+    if cmd.color not in C.COLORS:
+        return INVALID_REGION
+    return None
+
+
+def _place_starting(x: Scratch[State], f: Frame, cmd: K.PlaceStartingBranch) -> None:
+    x.emit(E.StartingBranchPlaced(seat=f.seat, region=f"1{cmd.color}", frame=True))
+
+
+STARTING_REGION = SubDecision(
+    (K.PlaceStartingBranch,), filtered(_region_candidates, _region_refusal), _region_refusal, _place_starting
+)
+
+
+# --- round_reward: "you may choose to decline the reward" ------------------------------------------
+def _used_dice(s: State, seat: int) -> list[int]:
+    """Note 3: the teller dice already used for an action this round."""
+    return [i for i, d in enumerate(s.dice) if d.owner == seat and d.where in ("space", "rest")]
+
+
+def reward_possible(s: State, card: str) -> bool:
+    """Whether the event card's reward can be taken now (it may always be declined)."""
+    ev = C.EVENT_CARDS[card]
+    p = s.pl[0]
+    if ev.reward == "exchange":
+        return room_refusal(s, p) is None
+    if ev.reward == "yamen":
+        return any(yamen_tile_refusal(s, p, t) is None for t in s.yamen_supply)
+    if ev.reward == "extra_action":
+        return bool(_used_dice(s, 0))
+    return True
+
+
+def _reward_candidates(s: State, f: Frame) -> list[K.ClaimReward]:
+    return [K.ClaimReward(accept=True), K.ClaimReward(accept=False)]
+
+
+def _reward_refusal(s: State, f: Frame, cmd: K.ClaimReward) -> Refusal | None:
+    if cmd.accept and not reward_possible(s, f.card):
+        return REWARD_UNAVAILABLE
+    return None
+
+
+def _claim_reward(x: Scratch[State], f: Frame, cmd: K.ClaimReward) -> None:
+    """Round Goals and Rewards 1: one-time rewards act now, ongoing ones are kept (income, rerolls)."""
+    s, seat = x.state, f.seat
+    ev = C.EVENT_CARDS[f.card]
+    frames: list[Frame] = []
+    bonuses: list[str] = []
+    x.emit(
+        E.RewardClaimed(
+            seat=seat, card=f.card, accept=cmd.accept, ongoing=cmd.accept and ev.ongoing, frame=True
+        )
+    )
+    if cmd.accept:
+        if ev.reward == "copper":
+            x.emit(E.CopperGained(seat=seat, amount=ev.amount, reason="event card"))
+        elif ev.reward == "reputation":
+            x.emit(E.ReputationGained(seat=seat, amount=ev.amount, reason="event card"))
+            rep_bonuses(s, seat, frames, bonuses)
+        elif ev.reward == "silver":
+            x.emit(E.SilverGained(seat=seat, amount=ev.amount, reason="event card"))
+        elif ev.reward == "teller":
+            frames.append(Frame(kind="place_teller", seat=seat))
+        elif ev.reward == "exchange":  # Note 1: a full exchange action; a 2-month one may go at 1
+            frames += draw_exchange(x, seat, cards_to_draw(s.pl[seat]), ev.amount, True)
+        elif ev.reward == "yamen":
+            frames.append(Frame(kind="reward_yamen", seat=seat))
+        elif ev.reward == "extra_action":
+            frames.append(Frame(kind="extra_action", seat=seat))
+    queue(x, seat, frames, bonuses)
+
+
+ROUND_REWARD = SubDecision(
+    (K.ClaimReward,), filtered(_reward_candidates, _reward_refusal), _reward_refusal, _claim_reward
+)
+
+
+# --- reward_yamen: Note 2, "you must still pay the required silver ingots" -------------------------
+def _tile_candidates(s: State, f: Frame) -> list[K.TakeYamenTile]:
+    return [K.TakeYamenTile(tile=t) for t in s.yamen_supply]
+
+
+def _tile_refusal(s: State, f: Frame, cmd: K.TakeYamenTile) -> Refusal | None:
+    return yamen_tile_refusal(s, s.pl[f.seat], cmd.tile)
+
+
+def _take_tile(x: Scratch[State], f: Frame, cmd: K.TakeYamenTile) -> None:
+    frames: list[Frame] = []
+    bonuses: list[str] = []
+    x.emit(
+        E.YamenTileTaken(
+            seat=f.seat, tile=cmd.tile, copper=0, silver=C.YAMEN_TILES[cmd.tile].silver, frame=True
+        )
+    )
+    tier3_bonus(x.state, f.seat, frames, bonuses)
+    queue(x, f.seat, frames, bonuses)
+
+
+REWARD_YAMEN = SubDecision(
+    (K.TakeYamenTile,), filtered(_tile_candidates, _tile_refusal), _tile_refusal, _take_tile
+)
+
+
+# --- extra_action: Note 3, take back a used teller die, reroll it and act again --------------------
+def _die_candidates(s: State, f: Frame) -> list[K.TakeBackDie]:
+    return [K.TakeBackDie(die=i) for i, d in enumerate(s.dice) if d.owner == f.seat]
+
+
+def _die_refusal(s: State, f: Frame, cmd: K.TakeBackDie) -> Refusal | None:
+    if cmd.die not in _used_dice(s, f.seat):
+        return DIE_NOT_USED
+    return None
+
+
+def _take_back(x: Scratch[State], f: Frame, cmd: K.TakeBackDie) -> None:
+    """The die keeps its one paid reroll ("still retains one chance to pay to reroll it")."""
+    d = x.state.dice[cmd.die]
+    x.emit(E.DieTakenBack(seat=f.seat, die=cmd.die, value=x.rng.between(1, C.DIE_SIDES[d.large]), frame=True))
+
+
+EXTRA_ACTION = SubDecision(
+    (K.TakeBackDie,), filtered(_die_candidates, _die_refusal), _die_refusal, _take_back
+)
