@@ -7,11 +7,14 @@ from domain.kernel import Game
 
 from . import components as _components
 from .commands import COMMANDS
+from .describe import describe
 from .events import EVENTS
-from .rules import YangtzeOptions, decide, evolve, initial, legal_moves, setup, to_act
+from .evolve import evolve
+from .flow import to_act
+from .rules import YangtzeOptions, decide, initial, legal_moves, setup
 from .scoring import outcome
 from .state import State
-from .view import YangtzeView, describe, view
+from .view import YangtzeView, view
 
 GAME = Game(
     kind="yangtze",

@@ -3,13 +3,19 @@
 A bundle is one or more goods of the same category that show the same good, or the same colour
 (the symbol follows the colour).  A single good is a bundle.  Two different tiles share at most
 one of good/colour, so a bundle of two or more is unambiguously a "good" or a "colour" bundle.
+
+The rule for a sale is :func:`sale_refusal`; :func:`possible_bundles` lists what it accepts.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 
-from .components import BUNDLE_VALUES, category, colour, good_kind
+from domain.kernel import RuleViolation
+
+from .components import BUNDLE_VALUES, GOODS_COUNT, category, colour, good_kind
+
+R_SELL = "Yangtze: 1. Sell a Bundle of Goods"
 
 
 def bundle_kind(goods: list[int]) -> str | None:
@@ -32,6 +38,20 @@ def bundle_kind(goods: list[int]) -> str | None:
     return None
 
 
+def sale_refusal(screen: list[int], goods: list[int]) -> RuleViolation | None:
+    """1. Sell a Bundle of Goods: the goods must be behind the seller's screen and form a bundle
+    (in any order: a bundle is a set; :func:`possible_bundles` names each one once)."""
+    if not goods or len(set(goods)) != len(goods) or any(g not in screen for g in goods):
+        return RuleViolation("good_not_held", "you do not hold all of these goods", rule=R_SELL)
+    if bundle_kind(goods) is None:
+        return RuleViolation(
+            "not_a_bundle",
+            "a bundle is goods of one category showing the same good, colour or symbol",
+            rule=R_SELL,
+        )
+    return None
+
+
 def bundle_value(goods: list[int]) -> int:
     """The value of a bundle (assumes :func:`bundle_kind` is not None)."""
     kind = bundle_kind(goods)
@@ -39,22 +59,26 @@ def bundle_value(goods: list[int]) -> int:
     return table[len(goods) - 1]
 
 
-def _groups(goods: list[int]) -> list[list[int]]:
-    """Goods grouped by shown good and by colour (each group sorted)."""
-    by: dict[int, list[int]] = {}
-    for g in goods:
-        by.setdefault(good_kind(g), []).append(g)
-        by.setdefault(100 + colour(g), []).append(g)
-    return [sorted(v) for v in by.values()]
+_GROUPS = [(good_kind(g), 100 + colour(g)) for g in range(GOODS_COUNT)]
+"""The two groups each good belongs to: the good it shows, and its colour (numbered apart).  Both
+are numbered per category, so a group never mixes luxury and daily goods."""
 
 
 def possible_bundles(goods: list[int]) -> list[list[int]]:
-    """Every distinct bundle that can be made from *goods*: each single good, then every subset of
-    two or more goods of one group (good or colour)."""
+    """Every distinct bundle that can be made from *goods* (ascending ids): each single good, then
+    every subset of two or more goods of one group (good or colour) -- exactly the sales
+    :func:`sale_refusal` accepts from a screen holding *goods*."""
     out = [[g] for g in sorted(goods)]
-    for group in _groups(goods):
-        for size in range(2, len(group) + 1):
-            out.extend(list(c) for c in combinations(group, size))
+    by: dict[int, list[int]] = {}
+    for g in goods:
+        shown, col = _GROUPS[g]
+        by.setdefault(shown, []).append(g)
+        by.setdefault(col, []).append(g)
+    for group in by.values():
+        if len(group) > 1:
+            group.sort()
+            for size in range(2, len(group) + 1):
+                out.extend(list(c) for c in combinations(group, size))
     return out
 
 
@@ -121,12 +145,12 @@ def _best_for_category(cat: str, tiles: list[int]) -> tuple[int, list[list[int]]
                 key = tuple(sorted((sig[x], c[x]) for x in sig))
                 cur = nxt.get(key)
                 if cur is None or nv > cur[0]:
-                    nxt[key] = (nv, tuple(c), picks + (mask,))
+                    nxt[key] = (nv, tuple(c), (*picks, mask))
         states = nxt
     best_value, _counts, best_picks = max(states.values(), key=lambda v: v[0])
     bundles: list[list[int]] = []
     rest: list[int] = []
-    for row, mask in zip(rows, best_picks):
+    for row, mask in zip(rows, best_picks, strict=True):
         kept = [t for k, t in enumerate(row) if mask >> k & 1]
         if kept:
             bundles.append(kept)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.kernel import Outcome, SeatScore
+from domain.kernel import Outcome, Standing, lead, rank, winners
 
 from .bundles import best_partition
 from .components import (
@@ -73,25 +73,26 @@ def final_scoring(state: State, reason: str) -> FinalScoring:
 
 
 def outcome(state: State) -> Outcome | None:
+    """The player with the most money wins; equal totals share the win (the rulebook gives no
+    tie-break)."""
     if state.phase != "over":
         return None
-    totals = state.final_totals
-    best = max(totals)
-    winners = [s for s, v in enumerate(totals) if v == best]
-    ranks = [1 + sum(1 for o in totals if o > v) for v in totals]
-    scores = [
-        SeatScore(seat=s, score=v, rank=ranks[s], breakdown=dict(state.final_breakdown[s]))
-        for s, v in enumerate(totals)
-    ]
-    others = [v for v in totals if v != best]
-    if len(winners) > 1:
-        summary = f"Seats {', '.join(map(str, winners))} share the win with {best} money"
-    elif others:
-        summary = f"Seat {winners[0]} wins with {best} money, {best - max(others)} ahead"
+    scores = rank(
+        [
+            Standing(seat=seat, score=total, breakdown=dict(state.final_breakdown[seat]), tiebreak=[])
+            for seat, total in enumerate(state.final_totals)
+        ]
+    )
+    first = winners(scores)
+    best = scores[first[0]].score
+    if len(first) > 1:
+        summary = f"Seats {', '.join(map(str, first))} share the win with {best} money"
+    elif len(first) < len(scores):
+        summary = f"Seat {first[0]} wins with {best} money, {lead(scores)} ahead"
     else:
-        summary = f"Seat {winners[0]} wins with {best} money"
+        summary = f"Seat {first[0]} wins with {best} money"
     return Outcome(
-        winners=winners,
+        winners=first,
         scores=scores,
         summary=summary,
         details={"reason": state.final_reason, "bundles": state.final_bundles},

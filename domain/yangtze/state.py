@@ -1,4 +1,5 @@
-"""The table of one Yangtze game: a mutable, msgpack-encodable record folded from events."""
+"""The table of one Yangtze game: a mutable, msgpack-encodable record folded from events, and the
+few questions every section of the rules asks of it."""
 
 from __future__ import annotations
 
@@ -68,3 +69,37 @@ class State(msgspec.Struct, kw_only=True):
 def money(state: State, seat: int) -> int:
     """All of a player's money: the track plus the 50-coins."""
     return state.track[seat] + 50 * state.coins[seat]
+
+
+def can_pay(state: State, seat: int, amount: int) -> bool:
+    """2. Purchase One Good: "Purchases that would exceed the money amount of the player are not
+    allowed"; likewise bids (Branches) and buy-backs (Rulers)."""
+    return amount <= money(state, seat)
+
+
+def river_slots(state: State) -> list[int]:
+    """The trading houses with a good in front of them (2. Purchase One Good: only the goods on
+    the river may be purchased)."""
+    return [slot for slot, good in enumerate(state.river) if good is not None]
+
+
+def copy_state(s: State) -> State:
+    """A private copy for a decision that looks ahead through its own events: every list the
+    handlers mutate is copied, nothing else (cheaper than a msgpack round trip)."""
+    return msgspec.structs.replace(
+        s,
+        bag=list(s.bag),
+        river=list(s.river),
+        screens=[list(x) for x in s.screens],
+        public=[list(x) for x in s.public],
+        track=list(s.track),
+        coins=list(s.coins),
+        cards=[list(x) for x in s.cards],
+        liquidity_used=[list(x) for x in s.liquidity_used],
+        branches=[list(x) for x in s.branches],
+        rulers=list(s.rulers),
+        box=list(s.box),
+        removed_branches=list(s.removed_branches),
+        auction_in=list(s.auction_in),
+        ruler_queue=list(s.ruler_queue),
+    )

@@ -15,12 +15,16 @@ from domain.kernel import (
     Outcome,
     Rng,
     RuleViolation,
+    Scratch,
     Seat,
-    SeatScore,
+    Standing,
     View,
+    rank,
+    winners,
 )
 
 DECK = list(range(1, 10))
+STAKES = (1, 2, 3)
 
 
 class BluffOptions(Options, frozen=True, kw_only=True):
@@ -151,51 +155,71 @@ def to_act(state: State) -> list[Seat]:
     return [s for s in range(state.players) if s != seat and s not in state.answers]
 
 
-def legal_moves(state: State, seat: Seat) -> list[Command]:
+# --- the rules: one check, used by decide and by legal_moves --------------------------------------
+CANDIDATES: list[Command] = [
+    Claim(claim="high"),
+    Claim(claim="low"),
+    *(Stake(amount=n) for n in STAKES),
+    Answer(believe=True),
+    Answer(believe=False),
+]
+"""Every command of the game; ``legal_moves`` keeps those the rules accept now."""
+
+
+def refusal(state: State, seat: Seat, command: Command) -> RuleViolation | None:
+    """Why *command* is not allowed now, or None: the one place the rules are written."""
+    if active(state) is None:
+        return GameOver()
     if seat not in to_act(state):
-        return []
-    if state.claim is None:
-        return [Claim(claim="high"), Claim(claim="low")]
-    if state.stake is None:
-        return [Stake(amount=n) for n in (1, 2, 3)]
-    return [Answer(believe=True), Answer(believe=False)]
+        return NotYourTurn()
+    match command:
+        case Claim():
+            if state.claim is not None:
+                return RuleViolation("claim_already_made", "you have already claimed")
+        case Stake(amount=amount):
+            if state.claim is None:
+                return RuleViolation("claim_first", "claim high or low before staking")
+            if state.stake is not None:
+                return RuleViolation("stake_already_set", "the stake is already set")
+            if amount not in STAKES:
+                return RuleViolation("stake_out_of_range", "stake 1, 2 or 3")
+        case Answer():
+            if state.stake is None:
+                return RuleViolation("no_claim_to_answer", "there is no claim to answer yet")
+        case _:
+            return RuleViolation("unknown_command", "Bluff has no such command")
+    return None
+
+
+def legal_moves(state: State, seat: Seat) -> list[Command]:
+    return [command for command in CANDIDATES if refusal(state, seat, command) is None]
 
 
 def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
-    if active(state) is None:
-        raise GameOver()
-    if seat not in to_act(state):
-        raise NotYourTurn()
+    violation = refusal(state, seat, command)
+    if violation is not None:
+        raise violation
     match command:
         case Claim(claim=claim):
-            if state.claim is not None:
-                raise RuleViolation("claim_already_made", "you have already claimed")
             return [Claimed(seat=seat, claim=claim)]
         case Stake(amount=amount):
-            if state.claim is None:
-                raise RuleViolation("claim_first", "claim high or low before staking")
-            if state.stake is not None:
-                raise RuleViolation("stake_already_set", "the stake is already set")
-            if amount not in (1, 2, 3):
-                raise RuleViolation("stake_out_of_range", "stake 1, 2 or 3")
             return [Staked(seat=seat, amount=amount)]
-        case Answer(believe=believe):
-            if state.stake is None:
-                raise RuleViolation("no_claim_to_answer", "there is no claim to answer yet")
-            events: list[Event] = [Answered(seat=seat, believe=believe)]
-            if len(state.answers) + 1 == state.players - 1:
-                events.extend(_reveal(state, {**state.answers, seat: believe}, rng))
-            return events
-        case _:
-            raise RuleViolation("unknown_command", "Bluff has no such command")
+    assert isinstance(command, Answer)
+    # Look ahead through the answer: the last one reveals the card (and draws the next).
+    table = Scratch(state, evolve, rng)
+    table.emit(Answered(seat=seat, believe=command.believe))
+    if len(table.state.answers) == state.players - 1:
+        table.emit(*_reveal(table.state, rng))
+    return table.events
 
 
-def _reveal(state: State, answers: dict[int, bool], rng: Rng) -> list[Event]:
+def _reveal(state: State, rng: Rng) -> list[Event]:
+    """The claimer's card, the stakes won and lost once every other seat has answered."""
     claimer = active(state)
     assert claimer is not None and state.card is not None and state.stake is not None
     truthful = (state.card >= 6) == (state.claim == "high")
     deltas = [0] * state.players
-    for seat, believe in answers.items():
+    for seat, believe in state.answers.items():
         if believe:
             deltas[seat] += 1 if truthful else 0
         elif truthful:
@@ -228,7 +252,7 @@ def evolve(state: State, event: Event) -> State:
             state.answers[seat] = believe
         case CardRevealed(seat=seat, card=card, deltas=deltas):
             state.deck.remove(card)
-            state.scores = [a + b for a, b in zip(state.scores, deltas)]
+            state.scores = [a + b for a, b in zip(state.scores, deltas, strict=True)]
             state.revealed.append((seat, card))
             state.turn += 1
             state.card = state.claim = state.stake = None
@@ -253,15 +277,11 @@ def view(state: State, seat: Seat | None) -> BluffView:
 
 
 def outcome(state: State) -> Outcome | None:
+    """Most points wins; ties are shared."""
     if active(state) is not None:
         return None
-    best = max(state.scores)
-    ranks = [1 + sum(1 for other in state.scores if other > s) for s in state.scores]
-    return Outcome(
-        winners=[s for s, v in enumerate(state.scores) if v == best],
-        scores=[SeatScore(seat=s, score=v, rank=ranks[s]) for s, v in enumerate(state.scores)],
-        summary=f"best score {best}",
-    )
+    scores = rank([Standing(seat=s, score=v, breakdown={}, tiebreak=[]) for s, v in enumerate(state.scores)])
+    return Outcome(winners=winners(scores), scores=scores, summary=f"best score {max(state.scores)}")
 
 
 def components() -> dict[str, object]:

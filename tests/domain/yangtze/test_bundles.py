@@ -9,7 +9,7 @@ import random
 import pytest
 
 from domain.yangtze import components as C
-from domain.yangtze.bundles import best_partition, bundle_kind, bundle_value, possible_bundles
+from domain.yangtze.bundles import best_partition, bundle_kind, bundle_value, possible_bundles, sale_refusal
 
 from .helpers import daily, lux
 
@@ -72,7 +72,7 @@ def test_goods_are_61_tiles_with_unique_good_and_colour():
 def test_value_tables_are_superadditive():
     for cat in C.BUNDLE_VALUES.values():
         for table in cat.values():
-            v = [0] + table
+            v = [0, *table]
             for a in range(1, len(table) + 1):
                 for b in range(1, len(table) + 1 - a):
                     assert v[a + b] >= v[a] + v[b]
@@ -92,6 +92,34 @@ def test_possible_bundles_lists_each_distinct_bundle_once():
         ]
     )
     assert all(bundle_kind(b) for b in bundles)
+
+
+def test_possible_bundles_are_exactly_the_sales_the_rules_accept():
+    # The generator (possible_bundles) and the checker (sale_refusal) agree on every subset.
+    rnd = random.Random("bundles")
+    for size in (0, 1, 2, 4, 6, 8):
+        for _ in range(8):
+            screen = rnd.sample(range(C.GOODS_COUNT), size) if size < 5 else rnd.sample(range(15), size)
+            listed = {tuple(b) for b in possible_bundles(screen)}
+            assert len(listed) == len(possible_bundles(screen))
+            accepted = {
+                tuple(sorted(sub))
+                for k in range(1, size + 1)
+                for sub in itertools.combinations(screen, k)
+                if sale_refusal(screen, list(sub)) is None
+            }
+            assert listed == accepted
+            assert all(list(b) == sorted(b) for b in listed)
+
+
+def test_a_sale_is_refused_for_goods_not_held_or_not_a_bundle():
+    screen = [lux(0, 0), lux(0, 1), lux(1, 1)]
+    assert sale_refusal(screen, [lux(0, 1), lux(0, 0)]) is None  # any order: a bundle is a set
+    for goods in ([], [lux(0, 0), lux(0, 0)], [daily(0, 0)], [-1], [10**9]):
+        refusal = sale_refusal(screen, goods)
+        assert refusal is not None and refusal.code == "good_not_held", goods
+    refusal = sale_refusal(screen, [lux(0, 0), lux(1, 1)])
+    assert refusal is not None and refusal.code == "not_a_bundle" and refusal.rule
 
 
 # --- best partition ------------------------------------------------------------------------------

@@ -88,6 +88,7 @@ def test_final_scoring_sums_money_goods_branches_and_liquidity():
     GAME.evolve(state, event)
     out = GAME.outcome(state)
     assert out is not None and out.winners == [0] and [s.rank for s in out.scores] == [1, 2, 3]
+    assert out.summary == "Seat 0 wins with 300 money, 190 ahead"
     assert out.details["bundles"][0] == [hand]
     assert GAME.to_act(state) == []
 
@@ -97,6 +98,7 @@ def test_tied_money_shares_the_win():
     GAME.evolve(state, final_scoring(state, "test"))
     out = GAME.outcome(state)
     assert out.winners == [0, 1] and all(s.rank == 1 for s in out.scores)
+    assert out.summary == "Seats 0, 1 share the win with 120 money"
 
 
 def test_the_12th_ruler_is_executed_then_the_game_ends():

@@ -7,6 +7,7 @@ import msgspec
 from domain.kernel import redact_for
 from domain.yangtze import GAME
 from domain.yangtze import components as C
+from domain.yangtze import state as state_module
 from domain.yangtze.commands import PurchaseGood, SellBundle
 from domain.yangtze.events import EVENTS
 from domain.yangtze.rules import YangtzeOptions
@@ -48,6 +49,15 @@ def test_the_view_has_no_bag_contents():
     state, _ = GAME.start(YangtzeOptions(players=2), "v")
     fields = msgspec.structs.fields(type(GAME.view(state, 0)))
     assert "bag" not in {f.name for f in fields} and "bag_count" in {f.name for f in fields}
+
+
+def test_the_view_is_its_own_public_contract():
+    # Only view Structs (named Yangtze..., unique across games in the OpenAPI document) and plain
+    # values: no internal state type leaks into what clients receive.
+    _schema, components = msgspec.json.schema_components([GAME.view_type])
+    assert list(components) == ["YangtzeView"]
+    internal = {name for name, value in vars(state_module).items() if isinstance(value, type)}
+    assert not internal & set(components)
 
 
 def test_everything_is_revealed_at_the_end():
@@ -122,6 +132,6 @@ def test_legal_moves_name_only_the_seats_own_goods_or_the_rivers():
         for seat in range(3):
             allowed = set(state.screens[seat]) | {g for g in state.river if g is not None}
             for move in GAME.legal_moves(state, seat):
-                named = list(getattr(move, "goods", [])) + [getattr(move, "good", None)]
+                named = [*getattr(move, "goods", []), getattr(move, "good", None)]
                 assert {g for g in named if g is not None} <= allowed, (seat, move)
         state = GAME.evolve(state, event)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from domain.yangtze import GAME
+from domain.yangtze import components as C
 from domain.yangtze.commands import (
     Bid,
     DoneSelling,
@@ -27,34 +28,43 @@ from domain.yangtze.events import (
     SellingDone,
     TurnEnded,
 )
-from domain.yangtze.rules import _gain, _pay
+from domain.yangtze.rules import YangtzeOptions
 from domain.yangtze.state import money
 from tests.support import given_state
 
-from .helpers import DEFAULT_RIVER, branch, daily, lux, table
-
+from .helpers import DEFAULT_RIVER, branch, daily, lux, setup_events, table
 
 # --- money track and coins -----------------------------------------------------------------------
+SIX_RICE = [daily(0, c) for c in range(6)]
+"""Six daily goods of one kind: a bundle worth 80."""
+
+
+def _money(*events) -> tuple[int, int]:
+    """Seat 0's (track, coins) after the setup (30 on the track, SIX_RICE behind its screen) and
+    *events*."""
+    state = GAME.fold(
+        GAME.initial(YangtzeOptions(players=2)), [*setup_events(2, hands=[SIX_RICE, []]), *events]
+    )
+    return state.track[0], state.coins[0]
+
+
 def test_a_track_above_60_converts_50_into_a_coin():
-    s = table(track=[55, 30])
-    _gain(s, 0, 10)
-    assert (s.track[0], s.coins[0]) == (15, 1)
-    _gain(s, 0, 45)
-    assert (s.track[0], s.coins[0]) == (60, 1)  # exactly 60 stays on the track
-    _gain(s, 0, 120)
-    assert (s.track[0], s.coins[0]) == (30, 4)
+    l20, l10 = LiquidityCardPlayed(seat=0, value=20), LiquidityCardPlayed(seat=0, value=10)
+    assert _money(l20, l10) == (60, 0)  # exactly 60 stays on the track
+    assert _money(l20, l10, LiquidityCardPlayed(seat=0, value=15)) == (25, 1)
+    assert _money(l20, l10, GoodsSold(seat=0, goods=SIX_RICE, value=80)) == (40, 2)  # 140: two coins
 
 
 def test_coins_are_broken_back_when_the_track_falls_below_0():
-    s = table(track=[10, 30], coins=[2, 0])
-    _pay(s, 0, 10)
-    assert (s.track[0], s.coins[0]) == (0, 2)  # at exactly 0 the player keeps his coins
-    _pay(s, 0, 1)
-    assert (s.track[0], s.coins[0]) == (49, 1)
-    _pay(s, 0, 69)
-    assert (s.track[0], s.coins[0]) == (30, 0)
-    _pay(s, 0, 30)
-    assert (s.track[0], s.coins[0]) == (0, 0)
+    rich = [LiquidityCardPlayed(seat=0, value=20), GoodsSold(seat=0, goods=SIX_RICE, value=80)]
+    assert _money(*rich) == (30, 2)
+
+    def bought(slot: int) -> GoodPurchased:
+        return GoodPurchased(seat=0, slot=slot, good=DEFAULT_RIVER[slot], price=C.PRICES[slot])
+
+    down_to_0 = [bought(0), bought(1), bought(7), bought(5)]  # 10 + 10 + 4 + 6
+    assert _money(*rich, *down_to_0) == (0, 2)  # at exactly 0 the player keeps his coins
+    assert _money(*rich, *down_to_0, bought(6)) == (45, 1)
 
 
 def test_sale_over_60_gives_a_coin():

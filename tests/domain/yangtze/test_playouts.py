@@ -1,36 +1,26 @@
 """Random playouts: complete games through decide/evolve with invariants checked at every step,
-and every finished game refolded to the identical state (tests.support.random_playout)."""
+and every finished game refolded to the identical state (tests.support.random_playout).
+
+The default lane plays a few games of each kind; the slow lane (``-m slow``) the full counts.
+Whether every command not listed is refused: test_legality.py."""
 
 from __future__ import annotations
+
+import random
 
 import msgspec
 import pytest
 
-from domain.kernel import Rng, RuleViolation
+from domain.kernel import Rng, redact_for, union_of
 from domain.yangtze import GAME
 from domain.yangtze import components as C
 from domain.yangtze import events as E
-from domain.yangtze.bundles import possible_bundles
-from domain.yangtze.commands import (
-    Bid,
-    BuyBackLiquidity,
-    ChooseRuler,
-    DeclineOrder,
-    DoneSelling,
-    EndTurn,
-    ExchangeGood,
-    Pass,
-    PlayLiquidity,
-    PlaySellCard,
-    PurchaseGood,
-    ReturnGood,
-    SellBundle,
-)
+from domain.yangtze.events import EVENTS
 from domain.yangtze.rules import YangtzeOptions
 from domain.yangtze.state import money
 from tests.support import random_playout
 
-GAMES = 200
+from .helpers import thrifty_choice
 
 
 class Invariants:
@@ -112,17 +102,27 @@ class Invariants:
                 self.ledger[e.seat] -= -e.amount - e.forgiven
 
 
+def lanes(few: tuple, full: tuple) -> pytest.MarkDecorator:
+    """A few games in the default lane; *full* (the same seeds, and more) in the slow lane."""
+    return pytest.mark.parametrize(
+        "games, checked",
+        [pytest.param(*few, id="few"), pytest.param(*full, id="full", marks=pytest.mark.slow)],
+    )
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_playouts(players):
+@lanes(few=(8, 3), full=(200, 100))
+def test_random_playouts(players, games, checked):
+    """*games* uniform random games; in the first *checked* every legal move is tried, too."""
     reasons = set()
-    for i in range(GAMES):
+    for i in range(games):
         check = Invariants(players)
         result = random_playout(
             GAME,
             YangtzeOptions(players=players),
             f"yangtze-{players}-{i}",
             check=check,
-            check_all_legal_moves=i < 100,
+            check_all_legal_moves=i < checked,
         )
         out = GAME.outcome(result.state)
         assert out is not None and out.winners
@@ -132,91 +132,13 @@ def test_random_playouts(players):
     assert reasons
 
 
-def _universe(state, seat):
-    """Many candidate commands, legal or not."""
-    goods = sorted({g for sc in state.screens for g in sc} | {g for g in state.river if g is not None})
-    cands = [EndTurn(), Pass(), DeclineOrder(), DoneSelling(), PlaySellCard()]
-    cands += [PlayLiquidity(value=v) for v in (5, 10, 15, 20)]
-    cands += [BuyBackLiquidity(value=v) for v in (10, 15, 20, 25)]
-    cands += [ChooseRuler(spot=i) for i in range(-1, 13)]
-    cands += [Bid(amount=a) for a in range(-1, money(state, seat) + 3)]
-    cands += [
-        PurchaseGood(slot=i, free=f, buy_two=b)
-        for i in range(-1, 9)
-        for f in (False, True)
-        for b in (False, True)
-    ]
-    cands += [ReturnGood(good=g) for g in goods]
-    cands += [ExchangeGood(good=g, slot=i) for g in goods for i in range(-1, 9)]
-    cands += [SellBundle(goods=[g]) for g in goods]
-    for sc in state.screens:
-        cands += [SellBundle(goods=b) for b in possible_bundles(sc)]
-    cands += [SellBundle(goods=[]), SellBundle(goods=goods[:2]), SellBundle(goods=goods[:3])]
-    return cands
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_moves_not_listed_are_rejected(players):
-    """Along random games: for every seat, a candidate command is accepted exactly when listed."""
-    for i in range(4):
-        result = random_playout(GAME, YangtzeOptions(players=players), f"universe-{i}")
-        state = GAME.initial(YangtzeOptions(players=players))
-        for k, event in enumerate(result.events):
-            state = GAME.evolve(state, event)
-            if k < players + 1 or k % 3 or state.phase == "over":
-                continue
-            before = msgspec.msgpack.encode(state)
-            for seat in range(players):
-                listed = GAME.legal_moves(state, seat)
-                legal = {msgspec.msgpack.encode(m) for m in listed}
-                assert len(legal) == len(listed), "a move is listed twice"
-                for cand in _universe(state, seat):
-                    key = msgspec.msgpack.encode(cand)
-                    try:
-                        GAME.decide(state, seat, cand, Rng("u", k))
-                        accepted = True
-                    except RuleViolation:
-                        accepted = False
-                    assert accepted == (key in legal), (cand, seat, state.phase, accepted)
-            assert msgspec.msgpack.encode(state) == before, "decide must not mutate the state"
-
-
-def _biased_choice(rnd, state, legal):
-    """A less reckless player than uniform choice: bids small, buys when it can, sells big bundles
-    sometimes, plays cards now and then — so that games reach the 12th ruler."""
-    by = {}
-    for m in legal:
-        by.setdefault(type(m), []).append(m)
-    cards = by.get(PlayLiquidity, []) + by.get(PlaySellCard, [])
-    if cards and rnd.random() < 0.03:
-        return rnd.choice(cards)
-    if Bid in by or (Pass in by and state.phase == "auction"):
-        if Bid in by and rnd.random() < 0.5:
-            return by[Bid][min(len(by[Bid]) - 1, rnd.randrange(3))]
-        return Pass()
-    if DoneSelling in by:
-        return rnd.choice(by[SellBundle]) if SellBundle in by and rnd.random() < 0.6 else DoneSelling()
-    if PurchaseGood in by or EndTurn in by:
-        if SellBundle in by and (PurchaseGood not in by or rnd.random() < 0.3):
-            return max(by[SellBundle], key=lambda m: len(m.goods))
-        if PurchaseGood in by and rnd.random() < 0.95:
-            return rnd.choice(by[PurchaseGood])
-        return EndTurn()
-    return rnd.choice(legal)
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_biased_playouts_reach_the_twelfth_ruler(players):
+@lanes(few=(6, 0), full=(40, 0))
+def test_thrifty_playouts_reach_the_twelfth_ruler(players, games, checked):
     """Complete games with a less wasteful policy: invariants at every step, every event
     round-trips, hidden events are redacted for the others, and the refold is identical."""
-    import random
-
-    from domain.kernel import redact_for, union_of
-    from domain.yangtze.events import EVENTS
-
     union = union_of(EVENTS)
     ended_by_rulers = 0
-    games = 40
     for i in range(games):
         rnd = random.Random(f"{players}-{i}")
         opts = YangtzeOptions(players=players)
@@ -230,7 +152,7 @@ def test_biased_playouts_reach_the_twelfth_ruler(players):
             assert seats
             seat = seats[0]
             legal = GAME.legal_moves(state, seat)
-            command = _biased_choice(rnd, state, legal)
+            command = thrifty_choice(rnd, state, legal)
             assert command in legal
             new = GAME.decide(state, seat, command, Rng(seed, len(events)))
             for e in new:

@@ -17,7 +17,8 @@ from domain.yangtze.events import (
     StartingGoodsDrawn,
     TurnEnded,
 )
-from domain.yangtze.rules import _HANDLERS, YangtzeOptions
+from domain.yangtze.evolve import _HANDLERS
+from domain.yangtze.rules import YangtzeOptions
 from tests.support import given_state
 
 from .helpers import DEFAULT_RIVER, daily, lux, table

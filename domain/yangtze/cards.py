@@ -1,0 +1,118 @@
+"""Special Cards (rulebook "Special Cards"): six per player, each used once.
+
+* buy two goods, one free good: flags on ``PurchaseGood``; the values they may take are here,
+  the purchase itself is in :mod:`.turn`;
+* sell at any time: ``PlaySellCard`` opens a sale for that seat (``SellBundle`` .. ``DoneSelling``);
+* liquidity 10 / 15 / 20: ``PlayLiquidity``, at any time.
+
+"Any time" is any moment the game waits for a decision, from any seat (docs/games/yangtze.md).
+"""
+
+from __future__ import annotations
+
+from domain.kernel import Command, Event, RuleViolation
+
+from . import components as C
+from .bundles import bundle_value, possible_bundles, sale_refusal
+from .commands import DoneSelling, PlayLiquidity, PlaySellCard, SellBundle
+from .events import GoodsSold, LiquidityCardPlayed, SellCardPlayed, SellingDone
+from .state import State
+
+R_CARDS = "Yangtze: Special Cards"
+
+ANY_TIME = (PlayLiquidity, PlaySellCard)
+"""The cards a seat may play whether or not the game waits for it."""
+
+_NO = (False,)
+_EITHER = (False, True)
+
+
+# --- buy two, free good (flags on a purchase) -----------------------------------------------------
+def free_good_choices(s: State, seat: int) -> tuple[bool, ...]:
+    """Special Cards: "he takes the good without paying for it", once: ``free=True`` only while the
+    card is unused (so only one of two goods bought with the buy-two card can be free)."""
+    return _EITHER if C.FREE_GOOD in s.cards[seat] else _NO
+
+
+def buy_two_choices(s: State, seat: int) -> tuple[bool, ...]:
+    """Special Cards: "buy two goods instead of one during his turn": ``buy_two=True`` only on the
+    turn's first purchase, while the card is unused."""
+    return _EITHER if s.stage == "sell" and C.BUY_TWO in s.cards[seat] else _NO
+
+
+def card_refusal(card: str) -> RuleViolation:
+    """The refusal of a flag on a purchase that the card does not allow now."""
+    if card == C.FREE_GOOD:
+        return RuleViolation("card_not_available", "you have already used your free-good card", rule=R_CARDS)
+    return RuleViolation("card_not_available", "you cannot play the buy-two card now", rule=R_CARDS)
+
+
+# --- liquidity and the sell card, at any time -----------------------------------------------------
+def playable_cards(s: State, seat: int) -> list[str]:
+    """Special Cards: the seat's unused cards ("After a card is used, it is taken out of the game"),
+    less the sell card while a sale with it is open (one such sale at a time)."""
+    cards = s.cards[seat]
+    if s.window is None:
+        return cards
+    return [card for card in cards if card != C.SELL_ANYTIME]
+
+
+def any_time_refusal(s: State, seat: int, card: str) -> RuleViolation | None:
+    if card in playable_cards(s, seat):
+        return None
+    if card in s.cards[seat]:
+        return RuleViolation(
+            "sale_in_progress",
+            "a sale with the sell card is in progress; wait until it is done",
+            rule=R_CARDS,
+        )
+    if card == C.SELL_ANYTIME:
+        return RuleViolation("card_not_available", "you have already used your sell card", rule=R_CARDS)
+    return RuleViolation(
+        "card_not_available", "you have no unused liquidity card of that value", rule=R_CARDS
+    )
+
+
+def decide_any_time(s: State, seat: int, command: PlayLiquidity | PlaySellCard) -> list[Event]:
+    if isinstance(command, PlaySellCard):
+        card = C.SELL_ANYTIME
+    else:
+        card = C.liquidity_card(command.value)
+    refusal = any_time_refusal(s, seat, card)
+    if refusal is not None:
+        raise refusal
+    if isinstance(command, PlaySellCard):
+        return [SellCardPlayed(seat=seat)]
+    return [LiquidityCardPlayed(seat=seat, value=command.value)]
+
+
+def any_time_moves(s: State, seat: int, moves: list[Command]) -> None:
+    for card in playable_cards(s, seat):
+        if card in C.LIQUIDITY:
+            moves.append(PlayLiquidity(value=C.LIQUIDITY[card]))
+        elif card == C.SELL_ANYTIME:
+            moves.append(PlaySellCard())
+
+
+# --- the sale opened by the sell card -------------------------------------------------------------
+def decide_sale(s: State, seat: int, command: Command) -> tuple[list[Event], bool]:
+    """Special Cards: "sell one or more bundles of goods any time", then ``DoneSelling``; ending the
+    sale lets the game go on (a pending ruler's order may have nothing left to act on)."""
+    match command:
+        case SellBundle(goods=goods):
+            refusal = sale_refusal(s.screens[seat], goods)
+            if refusal is not None:
+                raise refusal
+            return [GoodsSold(seat=seat, goods=list(goods), value=bundle_value(goods), via="card")], False
+        case DoneSelling():
+            return [SellingDone(seat=seat)], True
+    raise RuleViolation("finish_selling", "sell bundles or finish selling (DoneSelling) first", rule=R_CARDS)
+
+
+def sale_moves(s: State, seat: int, moves: list[Command]) -> None:
+    moves.extend(map(SellBundle, possible_bundles(s.screens[seat])))
+    moves.append(DoneSelling())
+
+
+def no_sale_open() -> RuleViolation:
+    return RuleViolation("no_sale_open", "you are not selling with the sell card", rule=R_CARDS)

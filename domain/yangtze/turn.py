@@ -1,0 +1,92 @@
+"""A player's turn (rulebook "Game Play"): "1. Sell bundle(s) of goods", then "2. Purchase One
+Good" -- or buy nothing (``EndTurn``).  The river is refilled afterwards (:mod:`.flow`)."""
+
+from __future__ import annotations
+
+from domain.kernel import Command, Event, RuleViolation
+
+from . import components as C
+from .bundles import R_SELL, bundle_value, possible_bundles, sale_refusal
+from .cards import buy_two_choices, card_refusal, free_good_choices
+from .commands import EndTurn, PurchaseGood, SellBundle
+from .events import GoodPurchased, GoodsSold, PurchaseSkipped
+from .state import State, money, river_slots
+
+R_BUY = "Yangtze: 2. Purchase One Good"
+
+
+def selling_refusal(s: State) -> RuleViolation | None:
+    """1. Sell a Bundle of Goods: "only at the beginning of his turn" (the sell card aside)."""
+    if s.stage != "sell":
+        return RuleViolation(
+            "selling_not_allowed",
+            "goods are sold only at the start of your turn (or with the sell card)",
+            rule=R_SELL,
+        )
+    return None
+
+
+PRICE = {False: C.PRICES, True: [0] * C.RIVER_LENGTH}
+"""2. Purchase One Good: the price at each trading house is its number -- or nothing with the
+free-good card (keyed by ``free``)."""
+
+
+def affordable(cash: int, slot: int, free: bool) -> bool:
+    """2. Purchase One Good: "Purchases that would exceed the money amount of the player are not
+    allowed" (*cash*: the buyer's money)."""
+    return PRICE[free][slot] <= cash
+
+
+def purchase_refusal(s: State, seat: int, slot: int, free: bool, buy_two: bool) -> RuleViolation | None:
+    """2. Purchase One Good: "any one good from the Yangtze river" (a good in front of a trading
+    house), with the cards the seat may play on it, for no more than its money."""
+    if slot not in river_slots(s):
+        return RuleViolation("no_good_there", "there is no good in front of that trading house", rule=R_BUY)
+    if free not in free_good_choices(s, seat):
+        return card_refusal(C.FREE_GOOD)
+    if buy_two not in buy_two_choices(s, seat):
+        return card_refusal(C.BUY_TWO)
+    if not affordable(money(s, seat), slot, free):
+        return RuleViolation("insufficient_money", "purchases may not exceed your money", rule=R_BUY)
+    return None
+
+
+def decide_turn(s: State, seat: int, command: Command) -> tuple[list[Event], bool]:
+    """The active seat's decision; the flag says whether the game goes on by itself afterwards
+    (refill, next turn): after a purchase or ``EndTurn``, not after a sale or a buy-two purchase."""
+    match command:
+        case SellBundle(goods=goods):
+            refusal = selling_refusal(s) or sale_refusal(s.screens[seat], goods)
+            if refusal is not None:
+                raise refusal
+            return [GoodsSold(seat=seat, goods=list(goods), value=bundle_value(goods), via="turn")], False
+        case PurchaseGood(slot=slot, free=free, buy_two=two):
+            refusal = purchase_refusal(s, seat, slot, free, two)
+            if refusal is not None:
+                raise refusal
+            good = s.river[slot]
+            assert good is not None
+            cost = PRICE[free][slot]
+            return [
+                GoodPurchased(seat=seat, slot=slot, good=good, price=cost, free=free, buy_two=two)
+            ], not two
+        case EndTurn():
+            return [PurchaseSkipped(seat=seat)], True
+    raise RuleViolation(
+        "not_now", "that decision is not asked for now: sell, purchase or end the turn", rule=R_BUY
+    )
+
+
+def turn_moves(s: State, seat: int, moves: list[Command]) -> None:
+    if selling_refusal(s) is None:
+        moves.extend(map(SellBundle, possible_bundles(s.screens[seat])))
+    # The purchases that pass purchase_refusal: its rules, one loop each.
+    cash = money(s, seat)
+    frees = free_good_choices(s, seat)
+    twos = buy_two_choices(s, seat)
+    for slot in river_slots(s):
+        for free in frees:
+            if affordable(cash, slot, free):
+                for two in twos:
+                    moves.append(PurchaseGood(slot=slot, free=free, buy_two=two))
+    moves.append(EndTurn())
