@@ -48,6 +48,8 @@ class Scratch(Generic[S]):
 
     def emit(self, *events: Any) -> None:
         """Record *events* and apply them to the copy, in order."""
+        append, evolve, state = self.events.append, self._evolve, self.state
         for event in events:
-            self.events.append(event)
-            self.state = self._evolve(self.state, event)
+            append(event)
+            state = evolve(state, event)
+        self.state = state
