@@ -3,12 +3,13 @@
 
 from domain.kernel import Game
 
+from . import rules
 from .commands import COMMANDS
 from .components import components as _components
 from .describe import describe
 from .events import EVENTS
 from .evolve import evolve
-from .rules import JiangnanOptions, decide, initial, legal_moves, setup, to_act
+from .options import JiangnanOptions
 from .scoring import outcome
 from .state import State
 from .view import JiangnanView, view
@@ -23,20 +24,28 @@ GAME = Game(
     event_types=EVENTS,
     state_type=State,
     view_type=JiangnanView,
-    initial=initial,
-    setup=setup,
-    decide=decide,
+    initial=rules.initial,
+    setup=rules.setup,
+    decide=rules.decide,
     evolve=evolve,
-    to_act=to_act,
-    legal_moves=legal_moves,
+    to_act=rules.to_act,
+    legal_moves=rules.legal_moves,
     view=view,
     outcome=outcome,
     components=_components,
     describe=describe,
-    summary="Literati of Ming-dynasty Jiangnan publish works, hire muses and follow the city's trends (Chapters 1-6, solo Bot, 2-player vassals).",
+    summary=(
+        "Literati of Ming-dynasty Jiangnan publish works, hire muses and follow the city's trends "
+        "(Chapters 1-6, solo Bot, 2-player vassals)."
+    ),
     variants={
-        "chapter": "Game Chapter 1-6 (its printed setup); the options below override it (free configuration).",
-        "map": "District boards and sides in order, e.g. A2-A3-B1 (B1 Imperial Exam, B2 Traveling Artisans, B3 Charming Scholar).",
+        "chapter": (
+            "Game Chapter 1-6 (its printed setup); the options below override it (free configuration)."
+        ),
+        "map": (
+            "District boards and sides in order, e.g. A2-A3-B1 "
+            "(B1 Imperial Exam, B2 Traveling Artisans, B3 Charming Scholar)."
+        ),
         "talents": "none, four (A01-A04), advanced (4+N of A01-A16), characters (4+N of A01-A20).",
         "action_tiles": "basic or advanced (6 Advanced Action Tiles per Age).",
         "mixed_ages": "Mixed Ages Drafting (silver Ages 1+2, gold Ages 3+4).",

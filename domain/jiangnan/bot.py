@@ -11,22 +11,34 @@ from __future__ import annotations
 
 from . import components as C
 from .events import (
-    BotMuseHired, BotTileDrawn, DisplayTileAdded, OrderMarkerPlaced, PortfolioPublished, PortfolioTaken, ScholarPlaced,
-    Travelled, TurnEnded,
+    BotMuseHired,
+    BotTileDrawn,
+    DisplayTileAdded,
+    OrderMarkerPlaced,
+    PortfolioPublished,
+    PortfolioTaken,
+    ScholarPlaced,
+    Travelled,
+    TurnEnded,
 )
-from .rules import Ctx, draw_from_stack, gain, level, servants_on_display
+from .play import Play, gain
+from .portfolios import draw_from_stack
+from .table import level, servants_on_display
 
 HARD, EXPERT, MASTER = 2, 3, 4
 
 
-def bot_publish(c: Ctx, bot: int, district: str | None) -> None:
+def bot_publish(c: Play, bot: int, district: str | None) -> None:
     """Draw the top Portfolio of the stack and publish it for free (Hard: with the payout);
     in the Teahouse / Tavern a Display Tile is placed (Master: with a Bot Servant)."""
-    s = c.s
+    s = c.state
     pid = draw_from_stack(c)
     if pid is None:
         return
-    c.emit(PortfolioTaken(seat=bot, portfolio=pid, source="stack"), PortfolioPublished(seat=bot, portfolio=pid, where="bot"))
+    c.emit(
+        PortfolioTaken(seat=bot, portfolio=pid, source="stack"),
+        PortfolioPublished(seat=bot, portfolio=pid, where="bot"),
+    )
     d = C.PORTFOLIOS[pid]
     if level(s) >= HARD:
         gain(c, bot, d["payout"], "publishing payout")
@@ -34,8 +46,10 @@ def bot_publish(c: Ctx, bot: int, district: str | None) -> None:
         c.emit(DisplayTileAdded(district=district, kind=d["type"], seat=bot if level(s) >= MASTER else -1))
 
 
-def bot_turn(c: Ctx, bot: int) -> None:
-    s = c.s
+def bot_turn(c: Play, bot: int) -> None:
+    """On the Bot's turn: draw an Action Tile from its bag, place a Scholar below its district and
+    act there (a full district sends the Scholar to the Rest Area)."""
+    s = c.state
     p = s.p[bot]
     tile = c.rng.choice(p.bag)
     c.emit(BotTileDrawn(seat=bot, tile=tile))
@@ -62,18 +76,23 @@ def bot_turn(c: Ctx, bot: int) -> None:
                 for city in todo:
                     c.emit(Travelled(seat=bot, city=city))
                 break
-    # assumed: at the Temple Fair (not in the Bot's list) and in the Rest Area the Bot only places its Scholar.
+    # assumed: at the Temple Fair (not in the Bot's list) and in the Rest Area the Bot only places a Scholar.
     c.emit(TurnEnded(seat=bot))
 
 
-def bot_income(c: Ctx, bot: int) -> None:
+def bot_income(c: Play, bot: int) -> None:
     """Upkeep: no income below Expert; Expert: Drama Coins and Novel VP (for free); Master: also
     the Teahouse and Tavern Servants.  Never Assistant Powers."""
-    s = c.s
+    s = c.state
     if level(s) >= EXPERT:
         p = s.p[bot]
         coins = sum(C.PORTFOLIOS[pid]["income"].get("coin", 0) for pid in p.published)
         vp = sum(C.PORTFOLIOS[pid]["income"].get("vp", 0) for pid in p.published)
         gain(c, bot, {"coin": coins, "vp": vp}, "bot income")
     if level(s) >= MASTER:
-        gain(c, bot, {"coin": servants_on_display(s, "teahouse", bot), "vp": servants_on_display(s, "tavern", bot)}, "bot servants")
+        gain(
+            c,
+            bot,
+            {"coin": servants_on_display(s, "teahouse", bot), "vp": servants_on_display(s, "tavern", bot)},
+            "bot servants",
+        )

@@ -123,14 +123,6 @@ class Pass(JiangnanCommand, frozen=True):
     """Decline an optional ("you may") action."""
 
 
-COMMANDS = (
-    ChooseStartingPortfolio, VisitDistrict, Rest, UseSpiritsTile, RefreshPortfolios, TakePortfolios,
-    TakePortfolioAndIdea, TakeIdeas, TakePortfolio, TakeIdea, Publish, DrawInspiration, PlaceServant,
-    TravelTo, MoveServant, PlaceOnBoat, MoveBoatServant, ExchangeIdeas, SwapActionTile, ActivateNovel,
-    ActivateAssistant, EndIncome, ChooseTrend, DraftTile, Pass,
-)
-
-
 # --- chapters 2-6, 2 players -----------------------------------------------------------------
 class ChooseTalent(JiangnanCommand, frozen=True):
     """Talent draft (setup step 14, reverse player order)."""
@@ -185,7 +177,40 @@ class DiscardTile(JiangnanCommand, frozen=True):
     slot: int
 
 
-COMMANDS = COMMANDS + (
-    ChooseTalent, TakeExam, DiscardPortfolio, PayIdea, PublishToTravel, PublishIn, DrawPortfolio, ChooseShop,
-    SendVassal, DiscardTile,
+COMMANDS = (
+    ChooseStartingPortfolio,
+    VisitDistrict,
+    Rest,
+    UseSpiritsTile,
+    RefreshPortfolios,
+    TakePortfolios,
+    TakePortfolioAndIdea,
+    TakeIdeas,
+    TakePortfolio,
+    TakeIdea,
+    Publish,
+    DrawInspiration,
+    PlaceServant,
+    TravelTo,
+    MoveServant,
+    PlaceOnBoat,
+    MoveBoatServant,
+    ExchangeIdeas,
+    SwapActionTile,
+    ActivateNovel,
+    ActivateAssistant,
+    EndIncome,
+    ChooseTrend,
+    DraftTile,
+    Pass,
+    ChooseTalent,
+    TakeExam,
+    DiscardPortfolio,
+    PayIdea,
+    PublishToTravel,
+    PublishIn,
+    DrawPortfolio,
+    ChooseShop,
+    SendVassal,
+    DiscardTile,
 )

@@ -56,17 +56,72 @@ def _basic_tiles() -> dict[str, dict]:
     # each of the 15 pairs of districts once; discard bonuses grow with the Age.
     tiles: dict[str, dict] = {}
     singles = [d for d in DISTRICTS for _ in range(2)]
-    age1 = ["coin", "spirit", "novel", "drama", "painting", "coin", "spirit", "vp", "drama", "novel", "coin", "painting"]
-    age2 = [["coin", "spirit"], ["novel", "coin"], ["drama", "spirit"], ["painting", "coin"], ["vp", "coin"], ["novel", "drama"],
-            ["painting", "spirit"], ["coin", "coin"], ["drama", "painting"], ["vp", "spirit"], ["novel", "painting"], ["coin", "vp"]]
+    age1 = [
+        "coin",
+        "spirit",
+        "novel",
+        "drama",
+        "painting",
+        "coin",
+        "spirit",
+        "vp",
+        "drama",
+        "novel",
+        "coin",
+        "painting",
+    ]
+    age2 = [
+        ["coin", "spirit"],
+        ["novel", "coin"],
+        ["drama", "spirit"],
+        ["painting", "coin"],
+        ["vp", "coin"],
+        ["novel", "drama"],
+        ["painting", "spirit"],
+        ["coin", "coin"],
+        ["drama", "painting"],
+        ["vp", "spirit"],
+        ["novel", "painting"],
+        ["coin", "vp"],
+    ]
     for i, d in enumerate(singles):
         tiles[f"1-{i + 1:02d}"] = {"districts": [d], "bonus": [age1[i]], "age": 1}
         tiles[f"2-{i + 1:02d}"] = {"districts": [d], "bonus": list(age2[i]), "age": 2}
-    pairs = [[a, b] for i, a in enumerate(DISTRICTS) for b in DISTRICTS[i + 1:]]
-    age3 = ["coin", "spirit", "novel", "drama", "painting", "vp", "coin", "spirit", "novel", "drama", "painting", "vp", "coin", "coin", "spirit"]
-    age4 = [["coin", "vp"], ["spirit", "vp"], ["novel", "vp"], ["drama", "vp"], ["painting", "vp"], ["coin", "coin"], ["coin", "spirit"],
-            ["novel", "coin"], ["drama", "coin"], ["painting", "coin"], ["vp", "vp"], ["novel", "drama"], ["drama", "painting"],
-            ["painting", "novel"], ["spirit", "spirit"]]
+    pairs = [[a, b] for i, a in enumerate(DISTRICTS) for b in DISTRICTS[i + 1 :]]
+    age3 = [
+        "coin",
+        "spirit",
+        "novel",
+        "drama",
+        "painting",
+        "vp",
+        "coin",
+        "spirit",
+        "novel",
+        "drama",
+        "painting",
+        "vp",
+        "coin",
+        "coin",
+        "spirit",
+    ]
+    age4 = [
+        ["coin", "vp"],
+        ["spirit", "vp"],
+        ["novel", "vp"],
+        ["drama", "vp"],
+        ["painting", "vp"],
+        ["coin", "coin"],
+        ["coin", "spirit"],
+        ["novel", "coin"],
+        ["drama", "coin"],
+        ["painting", "coin"],
+        ["vp", "vp"],
+        ["novel", "drama"],
+        ["drama", "painting"],
+        ["painting", "novel"],
+        ["spirit", "spirit"],
+    ]
     for i, pair in enumerate(pairs):
         tiles[f"3-{i + 1:02d}"] = {"districts": list(pair), "bonus": [age3[i]], "age": 3}
         tiles[f"4-{i + 1:02d}"] = {"districts": list(pair), "bonus": list(age4[i]), "age": 4}
@@ -127,17 +182,48 @@ DISPLAY_LENGTH = 3
 # --- characters (muse side) -------------------------------------------------------------------
 # assumed: muse bonuses (resources gained when placing a servant with the bonus).
 MUSE_BONUS: dict[str, list[str]] = {
-    "B01": ["spirit", "coin"], "B02": ["coin", "coin"], "B03": ["novel", "coin"], "B04": ["painting", "painting"],
-    "B05": ["drama", "spirit"], "B06": ["novel", "painting"], "B07": ["vp", "coin"], "B08": ["drama", "novel"],
-    "B09": ["drama", "drama"], "B10": ["coin", "coin"], "B11": ["vp", "vp"], "B12": ["painting", "coin"],
-    "B13": ["spirit", "spirit"], "B14": ["drama", "painting"], "B15": ["novel", "spirit"], "B16": ["novel", "novel"],
-    "B17": ["vp", "spirit"], "B18": ["painting", "novel"], "B19": ["coin", "vp"], "B20": ["drama", "coin"],
+    "B01": ["spirit", "coin"],
+    "B02": ["coin", "coin"],
+    "B03": ["novel", "coin"],
+    "B04": ["painting", "painting"],
+    "B05": ["drama", "spirit"],
+    "B06": ["novel", "painting"],
+    "B07": ["vp", "coin"],
+    "B08": ["drama", "novel"],
+    "B09": ["drama", "drama"],
+    "B10": ["coin", "coin"],
+    "B11": ["vp", "vp"],
+    "B12": ["painting", "coin"],
+    "B13": ["spirit", "spirit"],
+    "B14": ["drama", "painting"],
+    "B15": ["novel", "spirit"],
+    "B16": ["novel", "novel"],
+    "B17": ["vp", "spirit"],
+    "B18": ["painting", "novel"],
+    "B19": ["coin", "vp"],
+    "B20": ["drama", "coin"],
 }
 MUSE_NAMES = {
-    "B01": "Tang Bohu", "B02": "Xu Zhenqing", "B03": "Zhu Zhishan", "B04": "Wen Zhengming", "B05": "Dong Xiaowan",
-    "B06": "Liu Rushi", "B07": "Gu Hengbo", "B08": "Bian Yujing", "B09": "Li Xiangjun", "B10": "Kou Baimen",
-    "B11": "Chen Yuanyuan", "B12": "Ma Xianglan", "B13": "Chun Mei", "B14": "Xia Qing", "B15": "Qiu Xiang",
-    "B16": "Dong Rui", "B17": "Lin Daiyu", "B18": "Xue Baochai", "B19": "Qin Keqing", "B20": "Jia Baoyu",
+    "B01": "Tang Bohu",
+    "B02": "Xu Zhenqing",
+    "B03": "Zhu Zhishan",
+    "B04": "Wen Zhengming",
+    "B05": "Dong Xiaowan",
+    "B06": "Liu Rushi",
+    "B07": "Gu Hengbo",
+    "B08": "Bian Yujing",
+    "B09": "Li Xiangjun",
+    "B10": "Kou Baimen",
+    "B11": "Chen Yuanyuan",
+    "B12": "Ma Xianglan",
+    "B13": "Chun Mei",
+    "B14": "Xia Qing",
+    "B15": "Qiu Xiang",
+    "B16": "Dong Rui",
+    "B17": "Lin Daiyu",
+    "B18": "Xue Baochai",
+    "B19": "Qin Keqing",
+    "B20": "Jia Baoyu",
 }
 ASSISTANT_POWERS = {
     "B01": "You may increase your Spirit Level by 2.",
@@ -166,20 +252,48 @@ MUSE_DISPLAY = 4
 # --- travel -----------------------------------------------------------------------------------
 CITIES = ("A1", "A2", "A3", "B1", "B2", "C1", "C2", "C3", "D1", "D2")
 CITY_NAMES = {
-    "A1": "Yangzhou City", "A2": "Twenty-Four Bridges", "A3": "Tomb of Emperor Yang", "B1": "Huangshan Mountains",
-    "B2": "Jingdezhen Town", "C1": "Hangzhou City", "C2": "Lake Xihu", "C3": "Qiantang Tidal Bore",
-    "D1": "Lake Taihu", "D2": "Suzhou City",
+    "A1": "Yangzhou City",
+    "A2": "Twenty-Four Bridges",
+    "A3": "Tomb of Emperor Yang",
+    "B1": "Huangshan Mountains",
+    "B2": "Jingdezhen Town",
+    "C1": "Hangzhou City",
+    "C2": "Lake Xihu",
+    "C3": "Qiantang Tidal Bore",
+    "D1": "Lake Taihu",
+    "D2": "Suzhou City",
 }
 # Paths from Jinling: A1-A2-A3, B1-B2, C1-C2-C3, D1-D2 (the Travel example: with D1, A1-A3
 # travelled the next choices are C1, B1 and D2).  assumed: no links between paths.
-CITY_PREVIOUS = {"A1": None, "A2": "A1", "A3": "A2", "B1": None, "B2": "B1", "C1": None, "C2": "C1", "C3": "C2", "D1": None, "D2": "D1"}
+CITY_PREVIOUS = {
+    "A1": None,
+    "A2": "A1",
+    "A3": "A2",
+    "B1": None,
+    "B2": "B1",
+    "C1": None,
+    "C2": "C1",
+    "C3": "C2",
+    "D1": None,
+    "D2": "D1",
+}
 CITY_COST = {"A1": 1, "A2": 2, "A3": 3, "B1": 1, "B2": 2, "C1": 1, "C2": 2, "C3": 3, "D1": 1, "D2": 2}
 # assumed: travel costs grow with the distance from Jinling.
-CITY_SCENERY = {c: 1 for c in CITIES}  # assumed: one Scenery symbol per city.
+CITY_SCENERY = dict.fromkeys(CITIES, 1)  # assumed: one Scenery symbol per city.
 # assumed: the 12 travel tiles' City Bonuses (10 are placed at random).
 TRAVEL_TILES = {
-    "T01": ["novel"], "T02": ["novel"], "T03": ["novel"], "T04": ["painting"], "T05": ["painting"], "T06": ["painting"],
-    "T07": ["drama"], "T08": ["drama"], "T09": ["drama"], "T10": ["portfolio"], "T11": ["portfolio"], "T12": ["special"],
+    "T01": ["novel"],
+    "T02": ["novel"],
+    "T03": ["novel"],
+    "T04": ["painting"],
+    "T05": ["painting"],
+    "T06": ["painting"],
+    "T07": ["drama"],
+    "T08": ["drama"],
+    "T09": ["drama"],
+    "T10": ["portfolio"],
+    "T11": ["portfolio"],
+    "T12": ["special"],
 }
 
 # --- temple fair -------------------------------------------------------------------------------
@@ -191,16 +305,30 @@ FAIR_START = 0  # assumed: every player's Temple Fair servant starts on space 0 
 FAIR_MOVES = {1: 0, 2: 1, 3: 2}
 """Temple Fair: move 1 space for 0 Coins, 2 for 1, 3 for 2."""
 SHOPS_A = ("A1", "A2", "A3", "A4", "A5", "A6")
-SHOP_NAMES = {"A1": "Printing Press", "A2": "Peddler", "A3": "Gift Shop", "A4": "Boatman", "A5": "Liquor Shop", "A6": "Calligraphy Shop"}
+SHOP_NAMES = {
+    "A1": "Printing Press",
+    "A2": "Peddler",
+    "A3": "Gift Shop",
+    "A4": "Boatman",
+    "A5": "Liquor Shop",
+    "A6": "Calligraphy Shop",
+}
 
 # --- river ------------------------------------------------------------------------------------
 TRENDS = ("drama", "assistant", "novel", "gold", "painting", "scenery")
 # assumed: the 15 double-sided Scoring Trend Tiles show each pair of the 6 trends once.
-TREND_TILES = [[a, b] for i, a in enumerate(TRENDS) for b in TRENDS[i + 1:]]
+TREND_TILES = [[a, b] for i, a in enumerate(TRENDS) for b in TRENDS[i + 1 :]]
 BOATS = 6
-BOAT_SPACES = 4  # assumed: spaces per Boat Tile (the placement example uses 3; one per colour in a 4-player game).
+BOAT_SPACES = (
+    4  # assumed: spaces per Boat Tile (the placement example uses 3; one per colour in a 4-player game).
+)
 GOALS = {
-    "A": "drama", "B": "gold", "C": "painting", "D": "novel", "E": "assistant", "F": "scenery",
+    "A": "drama",
+    "B": "gold",
+    "C": "painting",
+    "D": "novel",
+    "E": "assistant",
+    "F": "scenery",
 }
 """Scoring Goal Tiles A-F: first place 4 VP, second place 2 VP per item."""
 GOAL_VP = (4, 2)
@@ -231,18 +359,72 @@ BOARD_DISTRICTS = {"1": ["society", "parlour"], "2": ["teahouse", "travel"], "3"
 BOARD_RULE = {"1": "exam", "2": "artisans", "3": "charm"}
 
 CHAPTERS: dict[int, dict] = {
-    1: {"map": "A1-A2-A3", "talents": "none", "action_tiles": "basic", "mixed_ages": False, "shops": "A",
-        "pointer": "A", "goals": "A-F", "upkeep": "A", "overlay": "A"},
-    2: {"map": "A1-A2-A3", "talents": "four", "action_tiles": "basic", "mixed_ages": True, "shops": "A",
-        "pointer": "A", "goals": "G-L", "upkeep": "A", "overlay": "B"},
-    3: {"map": "A2-A3-B1", "talents": "four", "action_tiles": "advanced", "mixed_ages": False, "shops": "A",
-        "pointer": "A", "goals": "A-F", "upkeep": "B", "overlay": "A"},
-    4: {"map": "A3-A1-B2", "talents": "advanced", "action_tiles": "advanced", "mixed_ages": True, "shops": "B",
-        "pointer": "B", "goals": "A-F", "upkeep": "B", "overlay": "B"},
-    5: {"map": "A1-A2-B3", "talents": "advanced", "action_tiles": "advanced", "mixed_ages": True, "shops": "A",
-        "pointer": "C", "goals": "G-L", "upkeep": "A", "overlay": "B"},
-    6: {"map": "B1-B2-B3", "talents": "characters", "action_tiles": "advanced", "mixed_ages": True, "shops": "random",
-        "pointer": "random", "goals": "A-L", "upkeep": "random", "overlay": "random"},
+    1: {
+        "map": "A1-A2-A3",
+        "talents": "none",
+        "action_tiles": "basic",
+        "mixed_ages": False,
+        "shops": "A",
+        "pointer": "A",
+        "goals": "A-F",
+        "upkeep": "A",
+        "overlay": "A",
+    },
+    2: {
+        "map": "A1-A2-A3",
+        "talents": "four",
+        "action_tiles": "basic",
+        "mixed_ages": True,
+        "shops": "A",
+        "pointer": "A",
+        "goals": "G-L",
+        "upkeep": "A",
+        "overlay": "B",
+    },
+    3: {
+        "map": "A2-A3-B1",
+        "talents": "four",
+        "action_tiles": "advanced",
+        "mixed_ages": False,
+        "shops": "A",
+        "pointer": "A",
+        "goals": "A-F",
+        "upkeep": "B",
+        "overlay": "A",
+    },
+    4: {
+        "map": "A3-A1-B2",
+        "talents": "advanced",
+        "action_tiles": "advanced",
+        "mixed_ages": True,
+        "shops": "B",
+        "pointer": "B",
+        "goals": "A-F",
+        "upkeep": "B",
+        "overlay": "B",
+    },
+    5: {
+        "map": "A1-A2-B3",
+        "talents": "advanced",
+        "action_tiles": "advanced",
+        "mixed_ages": True,
+        "shops": "A",
+        "pointer": "C",
+        "goals": "G-L",
+        "upkeep": "A",
+        "overlay": "B",
+    },
+    6: {
+        "map": "B1-B2-B3",
+        "talents": "characters",
+        "action_tiles": "advanced",
+        "mixed_ages": True,
+        "shops": "random",
+        "pointer": "random",
+        "goals": "A-L",
+        "upkeep": "random",
+        "overlay": "random",
+    },
 }
 """Game Chapters: the printed setup of each chapter (every key is also a free-configuration option)."""
 OPTION_VALUES = {
@@ -258,18 +440,35 @@ GOAL_POOLS = {"A-F": list("ABCDEF"), "G-L": list("GHIJKL"), "A-L": list("ABCDEFG
 
 # Talents (the Talent side of the characters): A01-A04 the Four Great Talents; the Advanced Talent
 # Draft reveals 4 + N of A01-A16, the Advanced Character Draft 4 + N of A01-A20.
-TALENT_POOLS = {"four": [f"A{n:02d}" for n in range(1, 5)], "advanced": [f"A{n:02d}" for n in range(1, 17)],
-                "characters": [f"A{n:02d}" for n in range(1, 21)]}
+TALENT_POOLS = {
+    "four": [f"A{n:02d}" for n in range(1, 5)],
+    "advanced": [f"A{n:02d}" for n in range(1, 17)],
+    "characters": [f"A{n:02d}" for n in range(1, 21)],
+}
 TALENT_POWER = {
-    "A01": "calm", "A02": "patron", "A03": "wanderer", "A04": "acclaim", "A05": "wanderer", "A06": "royalty",
-    "A07": "captain", "A08": "royalty", "A09": "acclaim", "A10": "frugal", "A11": "patron", "A12": "wealthy",
-    "A13": "charming", "A14": "captain", "A15": "charming",
+    "A01": "calm",
+    "A02": "patron",
+    "A03": "wanderer",
+    "A04": "acclaim",
+    "A05": "wanderer",
+    "A06": "royalty",
+    "A07": "captain",
+    "A08": "royalty",
+    "A09": "acclaim",
+    "A10": "frugal",
+    "A11": "patron",
+    "A12": "wealthy",
+    "A13": "charming",
+    "A14": "captain",
+    "A15": "charming",
 }
 # assumed: A16-A20 have no Talent Power (the List of Talent Powers stops at A15).
 TALENT_TEXT = {
     "calm": "Hired assistants do not lower your Spirit Level during Upkeep.",
     "patron": "Double the Coins (Teahouse) and VP (Tavern) for your Servants there, on visits and in Upkeep.",
-    "wanderer": "Double the Coins, Ideas, Spirit and VP of City Bonuses and Passing Bonuses (Travel, Temple Fair).",
+    "wanderer": (
+        "Double the Coins, Ideas, Spirit and VP of City Bonuses and Passing Bonuses (Travel, Temple Fair)."
+    ),
     "acclaim": "Double the payout (Coins, VP) when you publish a Portfolio.",
     "royalty": "Double the Upkeep income of your published Dramas and Novels.",
     "captain": "You win ties on Boat Tiles; 3 VP each time you win first place when a boat is resolved.",
@@ -280,19 +479,31 @@ TALENT_TEXT = {
 MUSES_WITH_TALENTS = [f"B{n:02d}" for n in range(5, 17)]
 """Chapters 2-3: Muse Pool B05-B16 (A01-A04 are the talents)."""
 
+
 # Advanced Action Tiles (red script): 6 per Age, with the "Gain a Portfolio" and "Activate a Shop"
 # discard bonuses.  assumed: districts and bonuses below.
 def _advanced_tiles() -> dict[str, dict]:
     tiles: dict[str, dict] = {}
-    pairs = [["society", "travel"], ["parlour", "tavern"], ["teahouse", "temple_fair"], ["society", "tavern"],
-             ["parlour", "temple_fair"], ["teahouse", "travel"]]
+    pairs = [
+        ["society", "travel"],
+        ["parlour", "tavern"],
+        ["teahouse", "temple_fair"],
+        ["society", "tavern"],
+        ["parlour", "temple_fair"],
+        ["teahouse", "travel"],
+    ]
     extra = ["coin", "spirit", "vp", "coin", "spirit", "vp"]
     for i, d in enumerate(DISTRICTS):
         icon = "portfolio" if i % 2 == 0 else "special"
         tiles[f"1-A{i + 1}"] = {"districts": [d], "bonus": [icon], "age": 1, "advanced": True}
         tiles[f"2-A{i + 1}"] = {"districts": [d], "bonus": [icon, extra[i]], "age": 2, "advanced": True}
         tiles[f"3-A{i + 1}"] = {"districts": list(pairs[i]), "bonus": [icon], "age": 3, "advanced": True}
-        tiles[f"4-A{i + 1}"] = {"districts": list(pairs[i]), "bonus": [icon, extra[i]], "age": 4, "advanced": True}
+        tiles[f"4-A{i + 1}"] = {
+            "districts": list(pairs[i]),
+            "bonus": [icon, extra[i]],
+            "age": 4,
+            "advanced": True,
+        }
     return tiles
 
 
@@ -312,7 +523,10 @@ DRAFT_TILES_B = {1: 8, 2: 8, 3: 12, 4: 15, 5: 15}
 """Upkeep board side B (Advanced Action Tiles): Action Tiles placed for drafting."""
 
 # Imperial Exam (Society side B): unpublished Portfolios discarded and Ideas paid per degree.
-EXAMS = {1: {"name": "Juren", "portfolios": 2, "ideas": 6}, 2: {"name": "Gongshi", "portfolios": 3, "ideas": 9}}
+EXAMS = {
+    1: {"name": "Juren", "portfolios": 2, "ideas": 6},
+    2: {"name": "Gongshi", "portfolios": 3, "ideas": 9},
+}
 
 # Charming Scholar (Parlour side B): the 6 Charm Tiles.
 CHARMS = {
@@ -326,16 +540,33 @@ CHARMS = {
 
 # Temple Fair shops side B and the Special Action Pointer sides.
 SHOPS_B = ("B1", "B2", "B3", "B4", "B5", "B6")
-SHOP_NAMES.update({"B1": "Printing Press", "B2": "Peddler", "B3": "Gift Shop", "B4": "Boatman", "B5": "Liquor Shop",
-                   "B6": "Calligraphy Shop"})
+SHOP_NAMES.update(
+    {
+        "B1": "Printing Press",
+        "B2": "Peddler",
+        "B3": "Gift Shop",
+        "B4": "Boatman",
+        "B5": "Liquor Shop",
+        "B6": "Calligraphy Shop",
+    }
+)
 POINTER_OFFSETS = {"A": [0], "B": [0, 1], "C": [0, 3]}
 """Shops pointed at, from the pointer's position: A straight up; B 12 and 2 o'clock; C 12 and 6."""
 B1_COST = 1
 B5_COINS = 5
 
 # Scoring Goal Tiles G-L (first / second place VP per item).
-GOALS.update({"G": "spirit", "H": "own_servants", "I": "most_type", "J": "least_type", "K": "all_servants", "L": "published"})
-GOAL_VPS = {g: (4, 2) for g in "ABCDEFGHI"}
+GOALS.update(
+    {
+        "G": "spirit",
+        "H": "own_servants",
+        "I": "most_type",
+        "J": "least_type",
+        "K": "all_servants",
+        "L": "published",
+    }
+)
+GOAL_VPS = dict.fromkeys("ABCDEFGHI", (4, 2))
 GOAL_VPS.update({"J": (5, 3), "K": (3, 1), "L": (3, 1)})
 
 # Final Scoring Overlay side B (Advanced Final Scoring).
@@ -362,7 +593,15 @@ def components() -> dict:
         "muse_bonus": MUSE_BONUS,
         "muse_names": MUSE_NAMES,
         "assistant_powers": ASSISTANT_POWERS,
-        "cities": {c: {"name": CITY_NAMES[c], "previous": CITY_PREVIOUS[c], "cost": CITY_COST[c], "scenery": CITY_SCENERY[c]} for c in CITIES},
+        "cities": {
+            c: {
+                "name": CITY_NAMES[c],
+                "previous": CITY_PREVIOUS[c],
+                "cost": CITY_COST[c],
+                "scenery": CITY_SCENERY[c],
+            }
+            for c in CITIES
+        },
         "travel_tiles": TRAVEL_TILES,
         "passing_bonus": PASSING_BONUS,
         "shops": SHOP_NAMES,

@@ -4,17 +4,70 @@ from __future__ import annotations
 
 import msgspec
 
-from .events import *  # noqa: F403
+from .events import (
+    ActionTileDrafted,
+    ActionTileDrawn,
+    ActionTileSwapped,
+    Age2StackFormed,
+    Age2Swapped,
+    AssistantActivated,
+    BagRefilled,
+    BoatServantMoved,
+    BoatServantPlaced,
+    BoatsSlid,
+    BotMuseHired,
+    BotTileDrawn,
+    CharmReplaced,
+    Configured,
+    DegreeEarned,
+    DisplayTileAdded,
+    FairMoved,
+    FinalScored,
+    GameSetUp,
+    MuseHired,
+    MuseRevealed,
+    MusesFormed,
+    NovelIncomeActivated,
+    OrderMarkerPlaced,
+    PhaseBegan,
+    PointerRotated,
+    PortfolioDiscarded,
+    PortfolioPublished,
+    PortfolioRevealed,
+    PortfoliosRefreshed,
+    PortfolioTaken,
+    PublicScored,
+    ResourcesChanged,
+    ScholarPlaced,
+    ScholarsRecovered,
+    ServantOnMuse,
+    SpiritConsumed,
+    SpiritsTileTaken,
+    SpiritsTileUsed,
+    StartingPortfolioChosen,
+    StepBegan,
+    TalentChosen,
+    TileChosen,
+    TileDiscarded,
+    TilePoolSet,
+    Travelled,
+    TrendChosen,
+    TurnBegan,
+    TurnOrderAdjusted,
+    UpkeepTilesRefilled,
+)
 from .state import State
 
 
-def describe(state: State, event) -> str:  # noqa: C901
+def describe(state: State, event) -> str:
     who = f"Seat {getattr(event, 'seat', '?')}"
     match event:
         case GameSetUp(players=n, chapter=ch):
             return f"Chapter {ch} set up for {n} player{'s' if n > 1 else ''}"
         case Configured():
-            return "Setup configured: " + ", ".join(f"{k}={v}" for k, v in msgspec.structs.asdict(event.cfg).items())
+            return "Setup configured: " + ", ".join(
+                f"{k}={v}" for k, v in msgspec.structs.asdict(event.cfg).items()
+            )
         case TalentChosen(talent=t):
             return f"{who} takes Talent {t}"
         case MusesFormed(muses=m):
@@ -42,8 +95,18 @@ def describe(state: State, event) -> str:  # noqa: C901
         case TurnBegan():
             return f"{who} takes a turn"
         case ResourcesChanged(why=why):
-            parts = [f"{v:+d} {k}" for k, v in (("coins", event.coins), ("VP", event.vp), ("spirit", event.spirit),
-                                                 ("drama", event.drama), ("novel", event.novel), ("painting", event.painting)) if v]
+            parts = [
+                f"{v:+d} {k}"
+                for k, v in (
+                    ("coins", event.coins),
+                    ("VP", event.vp),
+                    ("spirit", event.spirit),
+                    ("drama", event.drama),
+                    ("novel", event.novel),
+                    ("painting", event.painting),
+                )
+                if v
+            ]
             return f"{who}: {', '.join(parts)} ({why})"
         case TileChosen(tile=tile, district=d):
             return f"{who} uses Action Tile {tile} for {d}"

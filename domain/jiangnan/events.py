@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.kernel import Event, Seat
 
-from .state import Frame
+from .state import Config, Frame
 
 
 class JiangnanEvent(Event, frozen=True, tag=lambda name: f"jiangnan.{name}"):
@@ -67,7 +67,7 @@ class StepEnded(JiangnanEvent, frozen=True):
 class PhaseBegan(JiangnanEvent, frozen=True):
     phase: str
     round: int
-    queue: list[int] = []
+    queue: list[int] = []  # noqa: RUF012 - msgspec copies a mutable default
 
 
 class IncomeBegan(JiangnanEvent, frozen=True):
@@ -254,19 +254,7 @@ class FinalScored(JiangnanEvent, frozen=True):
     breakdown: list[dict[str, int]]
 
 
-EVENTS = (
-    GameSetUp, ActionTileDrawn, PortfolioRevealed, StartingPortfolioChosen, DisplayFormed, StepBegan, StepEnded,
-    PhaseBegan, IncomeBegan, TurnBegan, ResourcesChanged, TileChosen, TileDiscarded, ScholarPlaced, OrderMarkerPlaced, TurnEnded,
-    PortfoliosRefreshed, Age2StackFormed, PortfolioTaken, PortfolioPublished, DisplayTileAdded, ServantOnMuse,
-    MuseHired, MuseRevealed, Travelled, FairMoved, SpiritsTileTaken, SpiritsTileUsed, BoatServantPlaced,
-    BoatServantMoved, BoatsSlid, TrendChosen, AssistantActivated, NovelIncomeActivated, ActionTileSwapped,
-    ActionTileDrafted, ScholarsRecovered, UpkeepTilesRefilled, PublicScored, BagRefilled, Age2Swapped,
-    PointerRotated, TurnOrderAdjusted, SpiritConsumed, FinalScored,
-)
-
-
 # --- chapters 2-6, 2 players, solo -------------------------------------------------------------
-from .state import Config  # noqa: E402
 
 
 class Configured(JiangnanEvent, frozen=True):
@@ -275,10 +263,10 @@ class Configured(JiangnanEvent, frozen=True):
     cfg: Config
     colours: int
     """Player colours in play: the seats plus vassals (2 players) or the Bot (solo)."""
-    talent_offer: list[str] = []
+    talent_offer: list[str] = []  # noqa: RUF012 - msgspec copies a mutable default
     charm: str | None = None
-    charm_column: list[str] = []
-    tile_pool: list[str] = []
+    charm_column: list[str] = []  # noqa: RUF012 - msgspec copies a mutable default
+    tile_pool: list[str] = []  # noqa: RUF012 - msgspec copies a mutable default
 
 
 class TalentChosen(JiangnanEvent, frozen=True):
@@ -321,7 +309,59 @@ class BotMuseHired(JiangnanEvent, frozen=True):
     muse: str
 
 
-EVENTS = EVENTS + (
-    Configured, TalentChosen, MusesFormed, DegreeEarned, PortfolioDiscarded, CharmReplaced, TilePoolSet, BotTileDrawn,
+EVENTS = (
+    GameSetUp,
+    ActionTileDrawn,
+    PortfolioRevealed,
+    StartingPortfolioChosen,
+    DisplayFormed,
+    StepBegan,
+    StepEnded,
+    PhaseBegan,
+    IncomeBegan,
+    TurnBegan,
+    ResourcesChanged,
+    TileChosen,
+    TileDiscarded,
+    ScholarPlaced,
+    OrderMarkerPlaced,
+    TurnEnded,
+    PortfoliosRefreshed,
+    Age2StackFormed,
+    PortfolioTaken,
+    PortfolioPublished,
+    DisplayTileAdded,
+    ServantOnMuse,
+    MuseHired,
+    MuseRevealed,
+    Travelled,
+    FairMoved,
+    SpiritsTileTaken,
+    SpiritsTileUsed,
+    BoatServantPlaced,
+    BoatServantMoved,
+    BoatsSlid,
+    TrendChosen,
+    AssistantActivated,
+    NovelIncomeActivated,
+    ActionTileSwapped,
+    ActionTileDrafted,
+    ScholarsRecovered,
+    UpkeepTilesRefilled,
+    PublicScored,
+    BagRefilled,
+    Age2Swapped,
+    PointerRotated,
+    TurnOrderAdjusted,
+    SpiritConsumed,
+    FinalScored,
+    Configured,
+    TalentChosen,
+    MusesFormed,
+    DegreeEarned,
+    PortfolioDiscarded,
+    CharmReplaced,
+    TilePoolSet,
+    BotTileDrawn,
     BotMuseHired,
 )

@@ -5,10 +5,76 @@ so applying a fact costs one dictionary look-up whatever the event."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from .components import DISPLAY_TILES_PER_TYPE, IDEAS, MUSE_DISPLAY, START_COINS, START_IDEAS, START_SPIRIT, STARTING_TILES, BOAT_SPACES, REST
-from .events import *  # noqa: F403
+from .components import (
+    BOAT_SPACES,
+    DISPLAY_TILES_PER_TYPE,
+    IDEAS,
+    MUSE_DISPLAY,
+    REST,
+    START_COINS,
+    START_IDEAS,
+    START_SPIRIT,
+    STARTING_TILES,
+)
+from .events import (
+    ActionTileDrafted,
+    ActionTileDrawn,
+    ActionTileSwapped,
+    Age2StackFormed,
+    Age2Swapped,
+    AssistantActivated,
+    BagRefilled,
+    BoatServantMoved,
+    BoatServantPlaced,
+    BoatsSlid,
+    BotMuseHired,
+    BotTileDrawn,
+    CharmReplaced,
+    Configured,
+    DegreeEarned,
+    DisplayFormed,
+    DisplayTileAdded,
+    FairMoved,
+    FinalScored,
+    GameSetUp,
+    IncomeBegan,
+    MuseHired,
+    MuseRevealed,
+    MusesFormed,
+    NovelIncomeActivated,
+    OrderMarkerPlaced,
+    PhaseBegan,
+    PointerRotated,
+    PortfolioDiscarded,
+    PortfolioPublished,
+    PortfolioRevealed,
+    PortfoliosRefreshed,
+    PortfolioTaken,
+    PublicScored,
+    ResourcesChanged,
+    ScholarPlaced,
+    ScholarsRecovered,
+    ServantOnMuse,
+    SpiritConsumed,
+    SpiritsTileTaken,
+    SpiritsTileUsed,
+    StartingPortfolioChosen,
+    StepBegan,
+    StepEnded,
+    TalentChosen,
+    TileChosen,
+    TileDiscarded,
+    TilePoolSet,
+    Travelled,
+    TrendChosen,
+    TurnBegan,
+    TurnEnded,
+    TurnOrderAdjusted,
+    UpkeepTilesRefilled,
+)
 from .state import Boat, Player, State, new_player
 
 
@@ -211,7 +277,7 @@ def _boat_servant_moved(s: State, e: BoatServantMoved) -> None:
 
 def _boats_slid(s: State, e: BoatsSlid) -> None:
     s.upkeep_boat = s.river[-1]
-    s.river = [-1] + s.river[:-1]
+    s.river = [-1, *s.river[:-1]]
 
 
 def _trend_chosen(s: State, e: TrendChosen) -> None:
@@ -355,7 +421,12 @@ def _game_set_up(s: State, e: GameSetUp) -> None:
     s.districts = list(e.districts)
     s.order = list(e.order)
     s.p = [
-        new_player(coins=START_COINS, spirit=START_SPIRIT, ideas={i: START_IDEAS for i in IDEAS}, bag=sorted(STARTING_TILES))
+        new_player(
+            coins=START_COINS,
+            spirit=START_SPIRIT,
+            ideas=dict.fromkeys(IDEAS, START_IDEAS),
+            bag=sorted(STARTING_TILES),
+        )
         for _ in range(e.players)
     ]
     s.tracks = {d: [] for d in e.districts}
@@ -364,7 +435,7 @@ def _game_set_up(s: State, e: GameSetUp) -> None:
     s.pointer = e.pointer
     s.travel = dict(e.travel)
     s.displays = {d: [[k, -1] for k in kinds] for d, kinds in e.displays.items()}
-    s.display_supply = {i: DISPLAY_TILES_PER_TYPE for i in IDEAS}
+    s.display_supply = dict.fromkeys(IDEAS, DISPLAY_TILES_PER_TYPE)
     for kinds in e.displays.values():
         for k in kinds:
             s.display_supply[k] -= 1
@@ -383,9 +454,13 @@ def _configured(s: State, e: Configured) -> None:
     s.config = e.cfg
     for colour in range(len(s.p), e.colours):
         if colour == e.cfg.bot:  # the Bot: 12 starting tiles in its bag, 0 Coins and 0 Ideas
-            s.p.append(new_player(coins=0, spirit=START_SPIRIT, ideas={i: 0 for i in IDEAS}, bag=sorted(STARTING_TILES)))
+            s.p.append(
+                new_player(
+                    coins=0, spirit=START_SPIRIT, ideas=dict.fromkeys(IDEAS, 0), bag=sorted(STARTING_TILES)
+                )
+            )
         else:  # a vassal colour: only Scholars and Servants
-            s.p.append(new_player(coins=0, spirit=START_SPIRIT, ideas={i: 0 for i in IDEAS}, acquired=0))
+            s.p.append(new_player(coins=0, spirit=START_SPIRIT, ideas=dict.fromkeys(IDEAS, 0), acquired=0))
     s.talent_offer = list(e.talent_offer)
     s.charm = e.charm
     s.charm_column = list(e.charm_column)
@@ -440,27 +515,60 @@ def _bot_muse_hired(s: State, e: BotMuseHired) -> None:
 
 
 _HANDLERS: dict[type, Callable[[State, Any], None]] = {
-    ResourcesChanged: _resources_changed, StepBegan: _step_began, StepEnded: _step_ended,
-    ActionTileDrawn: _action_tile_drawn, TileChosen: _tile_chosen, TileDiscarded: _tile_discarded,
-    ScholarPlaced: _scholar_placed, TurnBegan: _turn_began, TurnEnded: _turn_ended,
-    OrderMarkerPlaced: _order_marker_placed, PortfolioRevealed: _portfolio_revealed,
-    PortfolioTaken: _portfolio_taken, PortfoliosRefreshed: _portfolios_refreshed,
-    PortfolioPublished: _portfolio_published, DisplayTileAdded: _display_tile_added,
-    ServantOnMuse: _servant_on_muse, MuseHired: _muse_hired, MuseRevealed: _muse_revealed,
-    Travelled: _travelled, FairMoved: _fair_moved, SpiritsTileTaken: _spirits_tile_taken,
-    SpiritsTileUsed: _spirits_tile_used, BoatServantPlaced: _boat_servant_placed,
-    BoatServantMoved: _boat_servant_moved, BoatsSlid: _boats_slid, TrendChosen: _trend_chosen,
-    AssistantActivated: _assistant_activated, NovelIncomeActivated: _novel_income_activated,
-    ActionTileSwapped: _action_tile_swapped, ActionTileDrafted: _action_tile_drafted,
-    ScholarsRecovered: _scholars_recovered, UpkeepTilesRefilled: _upkeep_tiles_refilled,
-    PublicScored: _public_scored, BagRefilled: _bag_refilled, Age2StackFormed: _age2_stack_formed,
-    Age2Swapped: _age2_swapped, PointerRotated: _pointer_rotated, TurnOrderAdjusted: _turn_order_adjusted,
-    SpiritConsumed: _spirit_consumed, PhaseBegan: _phase_began, IncomeBegan: _income_began,
-    StartingPortfolioChosen: _starting_portfolio_chosen, DisplayFormed: _display_formed,
-    FinalScored: _final_scored, GameSetUp: _game_set_up, Configured: _configured,
-    TalentChosen: _talent_chosen, MusesFormed: _muses_formed, DegreeEarned: _degree_earned,
-    PortfolioDiscarded: _portfolio_discarded, CharmReplaced: _charm_replaced, TilePoolSet: _tile_pool_set,
-    BotTileDrawn: _bot_tile_drawn, BotMuseHired: _bot_muse_hired,
+    ResourcesChanged: _resources_changed,
+    StepBegan: _step_began,
+    StepEnded: _step_ended,
+    ActionTileDrawn: _action_tile_drawn,
+    TileChosen: _tile_chosen,
+    TileDiscarded: _tile_discarded,
+    ScholarPlaced: _scholar_placed,
+    TurnBegan: _turn_began,
+    TurnEnded: _turn_ended,
+    OrderMarkerPlaced: _order_marker_placed,
+    PortfolioRevealed: _portfolio_revealed,
+    PortfolioTaken: _portfolio_taken,
+    PortfoliosRefreshed: _portfolios_refreshed,
+    PortfolioPublished: _portfolio_published,
+    DisplayTileAdded: _display_tile_added,
+    ServantOnMuse: _servant_on_muse,
+    MuseHired: _muse_hired,
+    MuseRevealed: _muse_revealed,
+    Travelled: _travelled,
+    FairMoved: _fair_moved,
+    SpiritsTileTaken: _spirits_tile_taken,
+    SpiritsTileUsed: _spirits_tile_used,
+    BoatServantPlaced: _boat_servant_placed,
+    BoatServantMoved: _boat_servant_moved,
+    BoatsSlid: _boats_slid,
+    TrendChosen: _trend_chosen,
+    AssistantActivated: _assistant_activated,
+    NovelIncomeActivated: _novel_income_activated,
+    ActionTileSwapped: _action_tile_swapped,
+    ActionTileDrafted: _action_tile_drafted,
+    ScholarsRecovered: _scholars_recovered,
+    UpkeepTilesRefilled: _upkeep_tiles_refilled,
+    PublicScored: _public_scored,
+    BagRefilled: _bag_refilled,
+    Age2StackFormed: _age2_stack_formed,
+    Age2Swapped: _age2_swapped,
+    PointerRotated: _pointer_rotated,
+    TurnOrderAdjusted: _turn_order_adjusted,
+    SpiritConsumed: _spirit_consumed,
+    PhaseBegan: _phase_began,
+    IncomeBegan: _income_began,
+    StartingPortfolioChosen: _starting_portfolio_chosen,
+    DisplayFormed: _display_formed,
+    FinalScored: _final_scored,
+    GameSetUp: _game_set_up,
+    Configured: _configured,
+    TalentChosen: _talent_chosen,
+    MusesFormed: _muses_formed,
+    DegreeEarned: _degree_earned,
+    PortfolioDiscarded: _portfolio_discarded,
+    CharmReplaced: _charm_replaced,
+    TilePoolSet: _tile_pool_set,
+    BotTileDrawn: _bot_tile_drawn,
+    BotMuseHired: _bot_muse_hired,
 }
 
 

@@ -1,18 +1,21 @@
-"""Final Scoring (side A of the Final Scoring Overlay) and the outcome."""
+"""III. End of the Game: Final Scoring (overlay side A, or B: Advanced Final Scoring) and the outcome."""
 
 from __future__ import annotations
 
-from domain.kernel import Outcome, SeatScore
+from domain.kernel import Outcome, Standing, lead, rank, winners
 
 from . import components as C
 from .state import State
+from .table import boat_ranking, boat_servants, level, metric, scorers
 
 
 def final_scoring(s: State) -> list[dict[str, int]]:
-    from .rules import boat_ranking, boat_servants, level, metric, scorers
-
-    colours = scorers(s) if s.config is not None else len(s.p)
-    out = [{"before": p.vp, "goals": 0, "sets": 0, "assistants": 0, "scenery": 0, "ideas": 0} for p in s.p[:colours]]
+    """VP per scoring step for every colour that scores ("before": the VP during the game)."""
+    colours = scorers(s)
+    out = [
+        {"before": p.vp, "goals": 0, "sets": 0, "assistants": 0, "scenery": 0, "ideas": 0}
+        for p in s.p[:colours]
+    ]
     # 1. Resolve Scoring Goal Tiles: first and second place on each goal boat (ties: placed earlier).
     for boat in s.river:
         if boat < 0 or s.boats[boat].goal is None:
@@ -41,9 +44,18 @@ def final_scoring(s: State) -> list[dict[str, int]]:
             out[seat]["assistants"] = C.FINAL_ASSISTANT_VP * n
             out[seat]["scenery"] = C.FINAL_SCENERY_VP * scenery
         out[seat]["ideas"] = sum(p.ideas.values()) // C.FINAL_IDEAS_PER_VP
-        if seat == s.cfg.bot and level(s) >= 1:  # Normal and above: 1 VP per Coin of the Bot
+        if seat == s.cfg.bot and level(s) >= 1:  # Solo, Normal and above: 1 VP per Coin of the Bot
             out[seat]["bot coins"] = p.coins
     return out
+
+
+def _standing(s: State, colour: int) -> Standing:
+    """A colour's VP and breakdown; ties: earlier in the final round's turn order (assumed)."""
+    breakdown = dict(s.final[colour]) if len(s.final) > colour else {}
+    breakdown["during the game"] = breakdown.pop("before", 0)
+    turn = s.order.index(colour)
+    vp = s.p[colour].vp
+    return Standing(seat=colour, score=vp, breakdown=breakdown, tiebreak=[turn], key=(vp, -turn))
 
 
 def outcome(state: State) -> Outcome | None:
@@ -52,32 +64,20 @@ def outcome(state: State) -> Outcome | None:
     s = state
     if s.cfg.bot >= 0:
         return _solo_outcome(s)
-    # Ties: the player earlier in the final round's turn order wins.
-    key = {seat: (-s.p[seat].vp, s.order.index(seat)) for seat in range(s.players)}
-    ranked = sorted(range(s.players), key=lambda seat: key[seat])
-    scores = []
-    for seat in range(s.players):
-        breakdown = dict(s.final[seat]) if s.final else {}
-        breakdown["during the game"] = breakdown.pop("before", 0)
-        scores.append(SeatScore(seat=seat, score=s.p[seat].vp, rank=ranked.index(seat) + 1, breakdown=breakdown,
-                                tiebreak=[s.order.index(seat)]))
-    winner = ranked[0]
-    margin = s.p[winner].vp - (s.p[ranked[1]].vp if len(ranked) > 1 else 0)
-    summary = f"Seat {winner} wins with {s.p[winner].vp} VP" + (f", {margin} ahead" if margin else ", on turn order")
+    scores = rank([_standing(s, seat) for seat in range(s.players)])
+    winner = winners(scores)[0]  # the turn order breaks every tie
+    margin = lead(scores)
+    summary = f"Seat {winner} wins with {s.p[winner].vp} VP" + (
+        f", {margin} ahead" if margin else ", on turn order"
+    )
     return Outcome(winners=[winner], scores=scores, summary=summary)
 
 
 def _solo_outcome(s: State) -> Outcome:
-    """Solo: the human (seat 0) wins by beating the Bot (ties: earlier in the final turn order)."""
+    """Solo: the human (seat 0) wins by beating the Bot, which is no seat (ties: turn order)."""
     bot = s.cfg.bot
-    human, robot = s.p[0].vp, s.p[bot].vp
-    won = (human, -s.order.index(0)) > (robot, -s.order.index(bot))
-    breakdown = dict(s.final[0]) if s.final else {}
-    breakdown["during the game"] = breakdown.pop("before", 0)
-    bot_breakdown = dict(s.final[bot]) if len(s.final) > bot else {}
-    bot_breakdown["during the game"] = bot_breakdown.pop("before", 0)
-    score = SeatScore(seat=0, score=human, rank=1 if won else 2, breakdown=breakdown, tiebreak=[s.order.index(0)])
-    verdict = "beats" if won else "loses to"
-    summary = f"Seat 0 {verdict} the {s.cfg.difficulty.capitalize()} Bot, {human} VP to {robot}"
-    return Outcome(winners=[0] if won else [], scores=[score], summary=summary,
-                   details={"bot": {"score": robot, "difficulty": s.cfg.difficulty, "breakdown": bot_breakdown}})
+    human, robot = rank([_standing(s, 0), _standing(s, bot)])
+    verdict = "beats" if human.rank == 1 else "loses to"
+    summary = f"Seat 0 {verdict} the {s.cfg.difficulty.capitalize()} Bot, {human.score} VP to {robot.score}"
+    details = {"bot": {"score": robot.score, "difficulty": s.cfg.difficulty, "breakdown": robot.breakdown}}
+    return Outcome(winners=winners([human]), scores=[human], summary=summary, details=details)

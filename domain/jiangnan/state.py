@@ -138,15 +138,76 @@ class State(msgspec.Struct, kw_only=True, omit_defaults=True):
 _PLAIN = Config()
 
 
-def new_player(**kw) -> "Player":
+def new_player(**kw) -> Player:
     """A Player with the jiangnan-1 defaults."""
-    base = {"coins": 3, "vp": 0, "spirit": 4, "ideas": {}, "bag": [], "track": [], "used": [], "drafted": [], "discarded": [], "acquired": 12, "scholars": 3, "servants": 25, "proxies": 0, "unpublished": [], "published": [], "assistants": [], "cities": [], "fair": 0, "spirits_tiles": 0, "society_visited": False, "refreshed": False, "income_used": []}
+    base = {
+        "coins": 3,
+        "vp": 0,
+        "spirit": 4,
+        "ideas": {},
+        "bag": [],
+        "track": [],
+        "used": [],
+        "drafted": [],
+        "discarded": [],
+        "acquired": 12,
+        "scholars": 3,
+        "servants": 25,
+        "proxies": 0,
+        "unpublished": [],
+        "published": [],
+        "assistants": [],
+        "cities": [],
+        "fair": 0,
+        "spirits_tiles": 0,
+        "society_visited": False,
+        "refreshed": False,
+        "income_used": [],
+    }
     base.update(kw)
     return Player(**base)
 
 
-def new_state(**kw) -> "State":
+def new_state(**kw) -> State:
     """A State with the jiangnan-1 defaults."""
-    base = {"players": 0, "chapter": 1, "districts": [], "round": 0, "phase": "setup", "order": [], "next_order": [], "turn_pos": 0, "income_pos": 0, "draft_queue": [], "mandatory": [], "p": [], "tracks": {}, "offer": [], "display": [], "stack": [], "bottom": [], "portfolio_age": 1, "age2_formed": False, "displays": {}, "display_supply": {}, "shops": [], "pointer": 0, "travel": {}, "muse_stack": [], "muses": [], "muse_servants": {}, "upkeep_tiles": [], "boats": [], "river": [], "upkeep_boat": -1, "goals": [], "trend_track": [], "spirits_supply": 6, "steps": [], "final": [], "finished": False}
+    base = {
+        "players": 0,
+        "chapter": 1,
+        "districts": [],
+        "round": 0,
+        "phase": "setup",
+        "order": [],
+        "next_order": [],
+        "turn_pos": 0,
+        "income_pos": 0,
+        "draft_queue": [],
+        "mandatory": [],
+        "p": [],
+        "tracks": {},
+        "offer": [],
+        "display": [],
+        "stack": [],
+        "bottom": [],
+        "portfolio_age": 1,
+        "age2_formed": False,
+        "displays": {},
+        "display_supply": {},
+        "shops": [],
+        "pointer": 0,
+        "travel": {},
+        "muse_stack": [],
+        "muses": [],
+        "muse_servants": {},
+        "upkeep_tiles": [],
+        "boats": [],
+        "river": [],
+        "upkeep_boat": -1,
+        "goals": [],
+        "trend_track": [],
+        "spirits_supply": 6,
+        "steps": [],
+        "final": [],
+        "finished": False,
+    }
     base.update(kw)
     return State(**base)

@@ -1,7 +1,13 @@
-"""Scenario helpers for the Jiangnan rule tests."""
+"""Scenario helpers for the Jiangnan rule tests.
+
+New tests start from events: :func:`opening` gives the events of a game up to its first turn,
+:func:`reach` plays on until a decision of some kind is pending; ``tests.support.given`` folds
+them (add facts such as ``ResourcesChanged`` to set a scene).
+"""
 
 from domain.jiangnan import GAME, JiangnanOptions
-from domain.jiangnan.rules import Ctx, advance
+from domain.jiangnan.play import Play
+from domain.jiangnan.rules import advance
 from domain.jiangnan.state import Frame
 from domain.kernel import Rng, clone
 from tests.support import given_state
@@ -17,6 +23,39 @@ def started(players: int = 4, seed: str = "t"):
     return state
 
 
+def opening(seed: str = "t", **options):
+    """The options and events of a new game up to its first turn: Game Setup, then each starting
+    Portfolio and Talent taken with the first legal move."""
+    opts = JiangnanOptions(**options)
+    state, events = GAME.start(opts, seed)
+    events = list(events)
+    while state.phase == "start":
+        seat = GAME.to_act(state)[0]
+        new = GAME.decide(state, seat, GAME.legal_moves(state, seat)[0], Rng(seed, len(events)))
+        state = GAME.fold(state, new)
+        events += new
+    return opts, events
+
+
+def reach(options, events, until, seed: str = "reach", limit: int = 5000):
+    """Play random legal moves (never a Spirits Tile) after *events* until ``until(state)``: the
+    events so far, or None if the game ended first."""
+    events = list(events)
+    state = GAME.fold(GAME.initial(options), events)
+    chooser = Rng(seed)
+    for _ in range(limit):
+        if until(state):
+            return events
+        if state.finished:
+            return None
+        seat = GAME.to_act(state)[0]
+        moves = [m for m in GAME.legal_moves(state, seat) if type(m).__name__ != "UseSpiritsTile"]
+        new = GAME.decide(state, seat, chooser.choice(moves), Rng(seed, len(events)))
+        state = GAME.fold(state, new)
+        events += new
+    raise AssertionError("condition never reached")
+
+
 def play(state, seat, command, seed: str = "x"):
     """Decide (checking decide does not mutate) and fold: (events, new state)."""
     events = given_state(GAME, state).when(seat, command, seed=seed).events()
@@ -25,9 +64,9 @@ def play(state, seat, command, seed: str = "x"):
 
 def run(state, seed: str = "x"):
     """Run the automatic steps from the current phase: (events, new state)."""
-    c = Ctx(clone(state), Rng(seed))
+    c = Play(state, Rng(seed))
     advance(c)
-    return c.events, c.s
+    return c.events, c.state
 
 
 def at(state, seat, kind, arg: str = "", n: int = 0):

@@ -5,10 +5,32 @@ import pytest
 
 from domain.jiangnan import GAME, JiangnanOptions
 from domain.jiangnan import components as C
-from domain.jiangnan.commands import *  # noqa: F403
-from domain.jiangnan.rules import boat_ranking, metric, pointed
+from domain.jiangnan.commands import (
+    ActivateAssistant,
+    ActivateNovel,
+    ChooseShop,
+    ChooseTalent,
+    DiscardPortfolio,
+    DrawPortfolio,
+    ExchangeIdeas,
+    MoveBoatServant,
+    MoveServant,
+    Pass,
+    PlaceServant,
+    Publish,
+    PublishIn,
+    PublishToTravel,
+    SwapActionTile,
+    TakeExam,
+    TakeIdea,
+    TakeIdeas,
+    TakePortfolio,
+    TravelTo,
+    VisitDistrict,
+)
 from domain.jiangnan.scoring import final_scoring
 from domain.jiangnan.state import Frame
+from domain.jiangnan.table import boat_ranking, metric, pointed
 from domain.kernel import Rng
 from tests.support import given_state
 
@@ -32,19 +54,36 @@ def upkeep(state, phase, rnd=1):
 
 
 # --- Game Chapters: the printed setups -------------------------------------------------------------
-@pytest.mark.parametrize("chapter,districts,goals,tiles,talent_pool", [
-    (2, ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"], "GHIJKL", 12, "four"),
-    (3, ["teahouse", "travel", "tavern", "temple_fair", "society", "parlour"], "ABCDEF", 15, "four"),
-    (4, ["tavern", "temple_fair", "society", "parlour", "teahouse", "travel"], "ABCDEF", 15, "advanced"),
-    (5, ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"], "GHIJKL", 12, "advanced"),
-    (6, ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"], "ABCDEFGHIJKL", None, "characters"),
-])
+@pytest.mark.parametrize(
+    "chapter,districts,goals,tiles,talent_pool",
+    [
+        (2, ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"], "GHIJKL", 12, "four"),
+        (3, ["teahouse", "travel", "tavern", "temple_fair", "society", "parlour"], "ABCDEF", 15, "four"),
+        (4, ["tavern", "temple_fair", "society", "parlour", "teahouse", "travel"], "ABCDEF", 15, "advanced"),
+        (5, ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"], "GHIJKL", 12, "advanced"),
+        (
+            6,
+            ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"],
+            "ABCDEFGHIJKL",
+            None,
+            "characters",
+        ),
+    ],
+)
 def test_chapter_setups(chapter, districts, goals, tiles, talent_pool):
     state, _ = GAME.start(JiangnanOptions(players=4, chapter=chapter), f"setup-{chapter}")
     cfg = state.cfg
     assert state.districts == districts and set(state.goals) <= set(goals) and len(state.goals) == 5
-    assert cfg.exam == (chapter in (3, 6)) and cfg.artisans == (chapter in (4, 6)) and cfg.charm == (chapter in (5, 6))
-    assert cfg.talents == talent_pool and cfg.advanced_tiles == (chapter > 2) and cfg.mixed_ages == (chapter != 3)
+    assert (
+        cfg.exam == (chapter in (3, 6))
+        and cfg.artisans == (chapter in (4, 6))
+        and cfg.charm == (chapter in (5, 6))
+    )
+    assert (
+        cfg.talents == talent_pool
+        and cfg.advanced_tiles == (chapter > 2)
+        and cfg.mixed_ages == (chapter != 3)
+    )
     assert cfg.pointer == {2: "A", 3: "A", 4: "B", 5: "C"}.get(chapter, cfg.pointer) and cfg.pointer in "ABC"
     assert cfg.overlay == {2: "B", 3: "A", 4: "B", 5: "B"}.get(chapter, cfg.overlay)
     if tiles is not None:
@@ -52,7 +91,9 @@ def test_chapter_setups(chapter, districts, goals, tiles, talent_pool):
     ages = {C.ACTION_TILES[t]["age"] for t in state.upkeep_tiles}
     assert ages <= ({1, 2} if cfg.mixed_ages else {1})
     sides = {s[0] for s in state.shops}
-    assert sides == {"A"} if chapter in (2, 3, 5) else (sides == {"B"} if chapter == 4 else sides <= {"A", "B"})
+    assert (
+        sides == {"A"} if chapter in (2, 3, 5) else (sides == {"B"} if chapter == 4 else sides <= {"A", "B"})
+    )
     assert sorted(s[1] for s in state.shops) == list("123456")
     if talent_pool == "four":
         assert state.talent_offer == ["A01", "A02", "A03", "A04"]
@@ -65,8 +106,21 @@ def test_chapter_setups(chapter, districts, goals, tiles, talent_pool):
 
 
 def test_free_configuration_overrides_the_chapter():
-    state, _ = GAME.start(JiangnanOptions(players=3, chapter=1, map="B2-A3-B1", pointer="C", goals="A-L", upkeep="B",
-                                          action_tiles="advanced", shops="B", overlay="B", talents="characters"), "free")
+    state, _ = GAME.start(
+        JiangnanOptions(
+            players=3,
+            chapter=1,
+            map="B2-A3-B1",
+            pointer="C",
+            goals="A-L",
+            upkeep="B",
+            action_tiles="advanced",
+            shops="B",
+            overlay="B",
+            talents="characters",
+        ),
+        "free",
+    )
     assert state.districts == ["teahouse", "travel", "tavern", "temple_fair", "society", "parlour"]
     assert state.cfg.exam and state.cfg.artisans and not state.cfg.charm
     assert state.cfg.pointer == "C" and len(state.upkeep_tiles) == 12 and {s[0] for s in state.shops} == {"B"}
@@ -92,11 +146,14 @@ def test_advanced_talent_draft_reverse_order_and_the_muse_stack():
 
 def test_four_great_talents_and_wealthy_start():
     state, _ = GAME.start(JiangnanOptions(players=4, chapter=6), "wealth")
-    while not state.talent_offer or GAME.legal_moves(state, GAME.to_act(state)[0])[0].__class__ is not ChooseTalent:
+    while (
+        not state.talent_offer
+        or GAME.legal_moves(state, GAME.to_act(state)[0])[0].__class__ is not ChooseTalent
+    ):
         seat = GAME.to_act(state)[0]
         state = GAME.fold(state, GAME.decide(state, seat, GAME.legal_moves(state, seat)[0], Rng("w", 0)))
     seat = GAME.to_act(state)[0]
-    state.talent_offer = ["A12"] + state.talent_offer[1:]
+    state.talent_offer = ["A12", *state.talent_offer[1:]]
     _, after = play(state, seat, ChooseTalent(talent="A12"))
     assert after.p[seat].coins == 9 and after.p[seat].ideas == {"drama": 3, "novel": 3, "painting": 3}
 
@@ -189,7 +246,10 @@ def test_imperial_exam_juren_then_gongshi():
     given_state(GAME, state).when(0, TakeExam()).raises("cannot_take_exam")
     p.ideas["painting"] = 2
     _, after = play(state, 0, TakeExam())
-    assert after.p[0].degree == 1 and GAME.legal_moves(after, 0) == [DiscardPortfolio(portfolio="A1"), DiscardPortfolio(portfolio="B1")]
+    assert after.p[0].degree == 1 and GAME.legal_moves(after, 0) == [
+        DiscardPortfolio(portfolio="A1"),
+        DiscardPortfolio(portfolio="B1"),
+    ]
     for _ in range(2):
         _, after = play(after, 0, GAME.legal_moves(after, 0)[0])
     for _ in range(6):
@@ -214,7 +274,7 @@ def test_degrees_score_in_public_scoring_but_give_no_income():
     _, after = run(state)
     assert [p.coins for p in after.p] == coins
     after.trend_track = ["drama", "painting"]
-    from domain.jiangnan.rules import public_points
+    from domain.jiangnan.upkeep import public_points
 
     assert public_points(after, 0, 2) == 8
 
@@ -233,7 +293,9 @@ def test_traveling_artisans_publish_instead_of_paying():
     city = GAME.legal_moves(after, 0)[0].city
     ideas = dict(after.p[0].ideas)
     _, after = play(after, 0, TravelTo(city=city))
-    assert after.p[0].cities == [city] and after.p[0].ideas == ideas and after.p[0].spirit == 4  # no City Bonus
+    assert (
+        after.p[0].cities == [city] and after.p[0].ideas == ideas and after.p[0].spirit == 4
+    )  # no City Bonus
 
 
 # --- Charming Scholar (Parlour side B) --------------------------------------------------------------
@@ -241,7 +303,7 @@ def test_charm_tile_extra_servant_and_new_charm_each_round():
     state = at(opened(players=3, chapter=5), 0, "muse", "parlour")
     state.charm, state.p[0].cities = "E", ["A1"]
     state.p[0].servants -= 1
-    a, b = state.muses[:2]
+    a, _b = state.muses[:2]
     _, after = play(state, 0, PlaceServant(muse=a))
     assert after.steps[-1].arg == "charm"
     ideas = dict(after.p[0].ideas)
@@ -259,7 +321,11 @@ def test_charm_tile_extra_servant_and_new_charm_each_round():
 # --- Shops B1-B6 and the Special Action Pointer B / C -------------------------------------------------
 def shop_state(shop, **kw):
     state = at(opened(players=3, chapter=4, **kw), 0, "fair", "district")
-    state.shops = [shop if i == 1 else f"B{i + 1}" for i in range(6)] if shop != "B2" else ["B1", "B2", "B3", "B4", "B5", "B6"]
+    state.shops = (
+        [shop if i == 1 else f"B{i + 1}" for i in range(6)]
+        if shop != "B2"
+        else ["B1", "B2", "B3", "B4", "B5", "B6"]
+    )
     state.p[0].fair = 0
     return state
 
@@ -356,7 +422,9 @@ def test_refill_counts_by_upkeep_side_and_mixed_ages(chapter, players, count):
     assert ages <= ({1, 2} if after.cfg.mixed_ages else {2})
     after = upkeep(after, "events", 2)
     _, after = run(after)
-    assert len(after.upkeep_tiles) == count and {C.ACTION_TILES[t]["age"] for t in after.upkeep_tiles} <= ({3, 4} if after.cfg.mixed_ages else {3})
+    assert len(after.upkeep_tiles) == count and {C.ACTION_TILES[t]["age"] for t in after.upkeep_tiles} <= (
+        {3, 4} if after.cfg.mixed_ages else {3}
+    )
     if after.cfg.mixed_ages:  # the gold bag is kept for Round 3
         assert len(after.tile_pool) == len(C.tile_pool([3, 4], after.cfg.advanced_tiles)) - count
     advanced = any(C.ACTION_TILES[t].get("advanced") for t in after.upkeep_tiles + state.upkeep_tiles)
@@ -367,16 +435,24 @@ def test_refill_counts_by_upkeep_side_and_mixed_ages(chapter, players, count):
 def test_final_scoring_example_under_the_advanced_overlay():
     state = opened(players=4, chapter=2)
     assert state.cfg.overlay == "B"
-    orange, green, white = final_scoring_example(state)
+    orange, green, _white = final_scoring_example(state)
     out = final_scoring(state)
     # 5 x 4 Dramas; 1 set x 5; 2 x 2 assistants; 1+2+3+4 scenery; 4 ideas -> 1
     assert out[orange] == {"before": 0, "goals": 20, "sets": 5, "assistants": 4, "scenery": 10, "ideas": 1}
     assert out[green]["goals"] == 6
 
 
-@pytest.mark.parametrize("goal,first,second", [
-    ("G", 4 * 5, 2 * 2), ("H", 4 * 3, 2 * 2), ("I", 4 * 3, 2 * 2), ("J", 5 * 1, 3 * 0), ("K", 3 * 6, 1 * 6), ("L", 3 * 5, 1 * 2),
-])
+@pytest.mark.parametrize(
+    "goal,first,second",
+    [
+        ("G", 4 * 5, 2 * 2),
+        ("H", 4 * 3, 2 * 2),
+        ("I", 4 * 3, 2 * 2),
+        ("J", 5 * 1, 3 * 0),
+        ("K", 3 * 6, 1 * 6),
+        ("L", 3 * 5, 1 * 2),
+    ],
+)
 def test_scoring_goals_g_to_l(goal, first, second):
     state = opened(players=3, chapter=2)
     for b in state.boats:
@@ -404,7 +480,12 @@ def test_spirits_tiles_are_used_before_final_scoring_when_goal_g_counts_spirit()
     state.p[0].spirit, state.p[0].spirits_tiles = 6, 1
     state.p[1].spirit, state.p[1].spirits_tiles = 1, 2
     events, after = run(state)
-    assert types(events)[1:5] == ["SpiritsTileUsed", "ResourcesChanged", "SpiritsTileUsed", "ResourcesChanged"]
+    assert types(events)[1:5] == [
+        "SpiritsTileUsed",
+        "ResourcesChanged",
+        "SpiritsTileUsed",
+        "ResourcesChanged",
+    ]
     assert after.finished and after.p[1].spirit == 6 and after.p[1].spirits_tiles == 0
     assert after.p[0].spirits_tiles == 1  # already at 6: kept
     assert after.final[0]["goals"] == 4 * 6 and after.final[1]["goals"] == 2 * 6
@@ -423,7 +504,9 @@ def test_wanderer_doubles_a_peddler_city_bonus_only_during_a_travel_or_temple_fa
     assert visit.steps[-1].arg == "peddler"
     visit.p[0].spirit = 3
     assert given_state(GAME, visit).when(0, TravelTo(city="A1")).events()[:4] == [
-        StepEnded(), ResourcesChanged(seat=0, why="travel", spirit=1), Travelled(seat=0, city="A1"),
+        StepEnded(),
+        ResourcesChanged(seat=0, why="travel", spirit=1),
+        Travelled(seat=0, city="A1"),
         ResourcesChanged(seat=0, why="city bonus", novel=2),
     ]
     state = upkeep(opened(players=4, chapter=2), "income")
@@ -434,6 +517,8 @@ def test_wanderer_doubles_a_peddler_city_bonus_only_during_a_travel_or_temple_fa
     _, away = play(state, 0, ActivateAssistant(assistant="B03"))
     assert away.steps[-1].arg == "peddler_away"
     assert given_state(GAME, away).when(0, TravelTo(city="A1")).events()[:4] == [
-        StepEnded(), ResourcesChanged(seat=0, why="travel", spirit=1), Travelled(seat=0, city="A1"),
+        StepEnded(),
+        ResourcesChanged(seat=0, why="travel", spirit=1),
+        Travelled(seat=0, city="A1"),
         ResourcesChanged(seat=0, why="city bonus", novel=1),
     ]

@@ -2,8 +2,23 @@
 
 from domain.jiangnan import GAME
 from domain.jiangnan import components as C
-from domain.jiangnan.commands import *  # noqa: F403
-from domain.jiangnan.rules import reachable_cities
+from domain.jiangnan.commands import (
+    DrawInspiration,
+    MoveServant,
+    Pass,
+    PlaceOnBoat,
+    PlaceServant,
+    Publish,
+    RefreshPortfolios,
+    TakeIdea,
+    TakeIdeas,
+    TakePortfolio,
+    TakePortfolioAndIdea,
+    TakePortfolios,
+    TravelTo,
+    VisitDistrict,
+)
+from domain.jiangnan.table import reachable_cities
 from tests.support import given_state
 
 from .helpers import at, play, started, types
@@ -140,7 +155,7 @@ def test_gift_shop_hires_outside_the_parlour_and_offers_the_power():
     state.muse_servants = {muse: [0]}
     coins = state.p[0].coins
     assert Pass() in GAME.legal_moves(state, 0)
-    events, after = play(state, 0, PlaceServant(muse=muse))
+    _events, after = play(state, 0, PlaceServant(muse=muse))
     assert after.p[0].assistants == [muse] and after.p[0].coins == coins  # no muse bonus
     assert after.steps[-1].kind == "assistant_offer"
 
@@ -163,7 +178,13 @@ def test_travel_costs_spirit_servant_and_city_bonus():
     state.travel["A1"] = "T04"  # painting
     _, after = play(state, 0, TravelTo(city="A1"))
     p = after.p[0]
-    assert p.coins == 2 and p.spirit == 5 and p.cities == ["A1"] and p.servants == 24 and p.ideas["painting"] == 2
+    assert (
+        p.coins == 2
+        and p.spirit == 5
+        and p.cities == ["A1"]
+        and p.servants == 24
+        and p.ideas["painting"] == 2
+    )
     state.travel["A1"] = "T10"  # portfolio
     _, after = play(state, 0, TravelTo(city="A1"))
     assert after.steps[-1].kind == "take_portfolio"
@@ -206,7 +227,10 @@ def test_temple_fair_example():
 def test_temple_fair_costs_and_one_direction():
     state = at(started(), 0, "fair", "district")
     state.p[0].coins = 0
-    assert GAME.legal_moves(state, 0) == [MoveServant(distance=1, clockwise=True), MoveServant(distance=1, clockwise=False)]
+    assert GAME.legal_moves(state, 0) == [
+        MoveServant(distance=1, clockwise=True),
+        MoveServant(distance=1, clockwise=False),
+    ]
     given_state(GAME, state).when(0, MoveServant(distance=3, clockwise=True)).raises("insufficient_coins")
     state.shops = ["A1", "A2", "A3", "A4", "A6", "A5"]
     _, after = play(state, 0, MoveServant(distance=1, clockwise=False))

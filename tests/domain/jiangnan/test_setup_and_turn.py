@@ -1,21 +1,29 @@
 """Game Setup, the starting portfolio choice, the Player Turn, Rest and hidden information."""
 
+import msgspec
 import pytest
 
 from domain.jiangnan import GAME, JiangnanOptions
 from domain.jiangnan import components as C
-from domain.jiangnan.commands import ChooseStartingPortfolio, DrawInspiration, Pass, Rest, UseSpiritsTile, VisitDistrict
+from domain.jiangnan.commands import (
+    ChooseStartingPortfolio,
+    DrawInspiration,
+    Pass,
+    Rest,
+    UseSpiritsTile,
+    VisitDistrict,
+)
 from domain.jiangnan.events import ActionTileDrawn
 from domain.jiangnan.evolve import _HANDLERS
 from domain.kernel import InvalidOptions, redact_for
 from tests.support import given, given_state
 
-from .helpers import at, play, started, types
+from .helpers import at, opening, play, started, types
 
 
 @pytest.mark.parametrize("players,tiles", [(3, 9), (4, 12)])
 def test_chapter_1_setup(players, tiles):
-    state, events = GAME.start(JiangnanOptions(players=players), "setup")
+    state, _events = GAME.start(JiangnanOptions(players=players), "setup")
     assert state.districts == list(C.DISTRICTS)
     assert len(state.upkeep_tiles) == tiles and all(t.startswith("1-") for t in state.upkeep_tiles)
     assert len(state.offer) == 4 + players and state.display == []
@@ -42,25 +50,33 @@ def test_chapter_1_setup(players, tiles):
     assert GAME.to_act(state) == [players - 1]
 
 
-@pytest.mark.parametrize("options", [
-    JiangnanOptions(players=5), JiangnanOptions(players=4, chapter=7), JiangnanOptions(players=3, variant=True),
-    JiangnanOptions(players=3, difficulty="hard"), JiangnanOptions(players=1, difficulty="impossible"),
-    JiangnanOptions(players=4, map="A1-A1-B3"), JiangnanOptions(players=4, talents="all"), JiangnanOptions(players=4, pointer="D"),
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        JiangnanOptions(players=5),
+        JiangnanOptions(players=4, chapter=7),
+        JiangnanOptions(players=3, variant=True),
+        JiangnanOptions(players=3, difficulty="hard"),
+        JiangnanOptions(players=1, difficulty="impossible"),
+        JiangnanOptions(players=4, map="A1-A1-B3"),
+        JiangnanOptions(players=4, talents="all"),
+        JiangnanOptions(players=4, pointer="D"),
+    ],
+)
 def test_unsupported_options(options):
     with pytest.raises(InvalidOptions):
         GAME.start(options, "x")
 
 
 def test_starting_portfolios_each_keep_one_and_the_rest_form_the_display():
-    state, events = GAME.start(JiangnanOptions(players=3), "pick")
+    state, _ = GAME.start(JiangnanOptions(players=3), "pick")
     first = state.offer[0]
     given_state(GAME, state).when(0, ChooseStartingPortfolio(portfolio=first)).raises("not_your_turn")
     given_state(GAME, state).when(2, ChooseStartingPortfolio(portfolio="B15")).raises("illegal_move")
     _, state = play(state, 2, ChooseStartingPortfolio(portfolio=first))
     assert state.p[2].unpublished == [first] and GAME.to_act(state) == [1]
     _, state = play(state, 1, GAME.legal_moves(state, 1)[0])
-    events, state = play(state, 0, GAME.legal_moves(state, 0)[0])
+    _events, state = play(state, 0, GAME.legal_moves(state, 0)[0])
     assert len(state.display) == 4 and state.offer == []
     assert state.phase == "actions" and state.round == 1 and GAME.to_act(state) == [0]
 
@@ -69,13 +85,13 @@ def test_player_turn_five_steps():
     state = started()
     p = state.p[0]
     p.track = ["S01", "S05", "S07", "S12"]  # S01 (rightmost): Society, coin
-    events, after = play(state, 0, VisitDistrict(slot=1, district="teahouse"))
+    _, after = play(state, 0, VisitDistrict(slot=1, district="teahouse"))
     q = after.p[0]
     assert q.used == ["S05"] and q.discarded == ["S01"]
     assert q.coins == 4  # discard bonus
     assert after.tracks["teahouse"] == [0]
     assert after.steps[-1].kind == "publish_or_inspire"
-    events, after = play(after, 0, DrawInspiration())
+    _events, after = play(after, 0, DrawInspiration())
     q = after.p[0]
     assert q.track[:2] == ["S07", "S12"] and len(q.track) == 4 and len(q.bag) == 6  # slid right, refilled
     assert GAME.to_act(after) == [after.order[1]]
@@ -85,7 +101,10 @@ def test_age_3_tiles_offer_either_district():
     state = started()
     state.p[0].track = ["S01", "3-01"]  # 3-01: Society or Parlour
     moves = GAME.legal_moves(state, 0)
-    assert VisitDistrict(slot=1, district="society") in moves and VisitDistrict(slot=1, district="parlour") in moves
+    assert (
+        VisitDistrict(slot=1, district="society") in moves
+        and VisitDistrict(slot=1, district="parlour") in moves
+    )
     given_state(GAME, state).when(0, VisitDistrict(slot=1, district="travel")).raises("wrong_district")
 
 
@@ -123,7 +142,7 @@ def test_rest_example():
     p.coins, p.spirit = 0, 2
     p.track = ["1-07", "S04", "S10", "1-08"]  # travel/spirit, parlour, tavern, travel
     assert GAME.legal_moves(state, 0) == [Rest(slot=i) for i in range(4)]
-    events, after = play(state, 0, Rest(slot=2))
+    _events, after = play(state, 0, Rest(slot=2))
     q = after.p[0]
     assert after.tracks["rest"] == [0] and q.scholars == 2
     assert q.used == ["S10"] and q.discarded == ["1-07"]
@@ -149,10 +168,10 @@ def test_drawn_tiles_are_hidden_from_the_others():
         assert redact_for(e, e.seat) == e
         assert redact_for(e, (e.seat + 1) % 3).tile is None and redact_for(e, None).tile is None
     v = GAME.view(state, 1)
-    assert v.player_boards[1]["bag"] == sorted(state.p[1].bag)
-    assert v.player_boards[0]["bag"] is None and v.player_boards[0]["bag_count"] == 8
-    assert "stack" not in v.board and v.board["portfolio_stack_count"] == len(state.stack)
-    assert GAME.view(state, None).player_boards[1]["bag"] is None
+    assert v.player_boards[1].bag == sorted(state.p[1].bag)
+    assert v.player_boards[0].bag is None and v.player_boards[0].bag_count == 8
+    assert "stack" not in msgspec.to_builtins(v.board) and v.board.portfolio_stack_count == len(state.stack)
+    assert GAME.view(state, None).player_boards[1].bag is None
 
 
 def test_given_folds_setup_events():
@@ -169,8 +188,16 @@ def test_rejections_reveal_neither_the_stack_nor_a_bag():
     state = at(started(), 0, "society")
     hidden, held = state.stack[0], state.p[1].unpublished[0]
     shown = state.display[0]
-    a = given_state(GAME, state).when(0, TakePortfolios(portfolios=[shown, hidden])).raises("portfolio_not_displayed")
-    b = given_state(GAME, state).when(0, TakePortfolios(portfolios=[shown, held])).raises("portfolio_not_displayed")
+    a = (
+        given_state(GAME, state)
+        .when(0, TakePortfolios(portfolios=[shown, hidden]))
+        .raises("portfolio_not_displayed")
+    )
+    b = (
+        given_state(GAME, state)
+        .when(0, TakePortfolios(portfolios=[shown, held]))
+        .raises("portfolio_not_displayed")
+    )
     assert str(a) == str(b) and hidden not in str(a)
     assert GAME.legal_moves(state, 1) == []
     given_state(GAME, state).when(1, DrawInspiration()).raises("not_your_turn")
@@ -184,3 +211,39 @@ def test_evolve_has_one_handler_per_event_type():
     the table names nothing else."""
     assert set(_HANDLERS) == set(GAME.event_types)
     assert len(GAME.event_types) == len(set(GAME.event_types))
+
+
+def test_the_view_keeps_its_json_field_names():
+    """The view is the public contract: its own Structs, with the JSON fields clients know (a
+    player board omits ``talent`` and ``degree`` until they are set)."""
+    options, events = opening(players=2, chapter=6, seed="view")
+    state = given(GAME, events, options).state
+    seat = GAME.to_act(state)[0]
+    view = msgspec.json.decode(msgspec.json.encode(GAME.view(state, seat)))
+    assert list(view) == [
+        "kind", "players", "round", "phase", "order", "next_order", "to_act", "step", "you", "player_boards",
+        "board", "finished",
+    ]  # fmt: skip
+    board = [
+        "coins", "vp", "spirit", "ideas", "bag", "track", "used", "drafted", "discarded", "acquired",
+        "scholars", "servants", "proxies", "unpublished", "published", "assistants", "cities", "fair",
+        "spirits_tiles", "society_visited", "refreshed", "income_used",
+    ]  # fmt: skip
+    assert list(view["player_boards"][seat]) == [*board, "talent", "bag_count"]
+    assert list(view["player_boards"][2]) == [*board, "bag_count"]  # a vassal colour
+    assert list(view["board"]) == [
+        "districts", "scholar_tracks", "portfolio_offer", "portfolio_display", "portfolio_stack_count",
+        "portfolio_age", "display_tracks", "display_supply", "shops", "pointer", "travel_tiles", "muses",
+        "muse_servants", "muse_stack_count", "upkeep_tiles", "boats", "river", "upkeep_boat", "goal_column",
+        "trend_track", "spirits_supply", "draft_queue", "final", "config", "talent_offer", "charm",
+        "charm_column", "pointed_shops", "bot", "vassals",
+    ]  # fmt: skip
+    assert view["step"] == {"kind": "turn", "seat": seat, "arg": "", "n": 0}
+    assert list(view["board"]["boats"][0]) == ["trends", "goal", "spaces"]
+    assert list(view["board"]["config"]) == [
+        "exam", "artisans", "charm", "talents", "advanced_tiles", "mixed_ages", "pointer", "upkeep",
+        "overlay", "vassals", "variant", "bot", "difficulty",
+    ]  # fmt: skip
+    assert view["board"]["vassals"] == {"0": 2, "1": 3} and view["board"]["bot"] is None
+    names = {type(GAME.view(state, None)).__name__, type(GAME.view(state, None).board).__name__}
+    assert names == {"JiangnanView", "JiangnanBoardView"}

@@ -5,10 +5,16 @@ import pytest
 from domain.jiangnan import GAME, JiangnanOptions
 from domain.jiangnan import components as C
 from domain.jiangnan.bot import bot_income, bot_turn
-from domain.jiangnan.commands import *  # noqa: F403
-from domain.jiangnan.rules import Ctx, boat_ranking, draft_order
+from domain.jiangnan.commands import (
+    DiscardTile,
+    SendVassal,
+    VisitDistrict,
+)
+from domain.jiangnan.play import Play
 from domain.jiangnan.scoring import final_scoring
-from domain.kernel import Rng, clone
+from domain.jiangnan.table import boat_ranking
+from domain.jiangnan.upkeep import draft_order
+from domain.kernel import Rng
 from tests.support import given_state
 
 from .helpers import play, run, types
@@ -54,7 +60,12 @@ def test_boats_count_vassals_for_their_owner_and_their_ties():
     boat = state.river[0]
     state.boats[boat].spaces = [[0, 1], [1, 1], [3, 1], [-1, 0]]
     assert boat_ranking(state, boat) == [1, 0]
-    state.boats[boat].spaces = [[2, 1], [1, 1], [-1, 0], [-1, 0]]  # the vassal's rightmost servant wins the tie
+    state.boats[boat].spaces = [
+        [2, 1],
+        [1, 1],
+        [-1, 0],
+        [-1, 0],
+    ]  # the vassal's rightmost servant wins the tie
     assert boat_ranking(state, boat) == [0, 1]
 
 
@@ -75,7 +86,9 @@ def test_advanced_variant_discards_any_tile():
     assert GAME.legal_moves(after, 0) == [DiscardTile(slot=0), DiscardTile(slot=2)]
     given_state(GAME, after).when(0, DiscardTile(slot=1)).raises("cannot_discard")
     _, after = play(after, 0, DiscardTile(slot=2))
-    assert after.p[0].discarded == ["S09"] and after.tracks["tavern"] == [2] and after.tracks["parlour"] == [0]
+    assert (
+        after.p[0].discarded == ["S09"] and after.tracks["tavern"] == [2] and after.tracks["parlour"] == [0]
+    )
 
 
 # --- solo -----------------------------------------------------------------------------------------
@@ -85,13 +98,13 @@ def solo(difficulty="easy", **kw):
 
 def bot_plays(state, tile, seed="bot"):
     state.p[1].bag = [tile]
-    c = Ctx(clone(state), Rng(seed))
+    c = Play(state, Rng(seed))
     bot_turn(c, 1)
-    return c.events, c.s
+    return c.events, c.state
 
 
 def test_solo_setup():
-    state, events = GAME.start(JiangnanOptions(players=1), "solo")
+    state, _events = GAME.start(JiangnanOptions(players=1), "solo")
     bot = state.p[1]
     assert state.cfg.bot == 1 and state.order == [0, 1] and GAME.to_act(state) == [0]
     assert bot.coins == 0 and sum(bot.ideas.values()) == 0 and len(bot.bag) == 12 and bot.track == []
@@ -145,7 +158,9 @@ def test_hard_bot_gains_the_payout_and_master_places_servants():
     assert after.displays["tavern"][0] == [kind, 1] and after.p[1].vp >= 2
 
 
-@pytest.mark.parametrize("difficulty,coins,vp", [("easy", 0, 0), ("hard", 0, 0), ("expert", 2, 3), ("master", 3, 4)])
+@pytest.mark.parametrize(
+    "difficulty,coins,vp", [("easy", 0, 0), ("hard", 0, 0), ("expert", 2, 3), ("master", 3, 4)]
+)
 def test_bot_upkeep_income_by_difficulty(difficulty, coins, vp):
     state = solo(difficulty)
     bot = state.p[1]
@@ -153,9 +168,9 @@ def test_bot_upkeep_income_by_difficulty(difficulty, coins, vp):
     state.displays["teahouse"] = [["drama", 1], ["novel", -1], ["drama", -1]]
     state.displays["tavern"] = [["drama", 1], ["novel", -1], ["drama", -1]]
     bot.servants -= 2
-    c = Ctx(clone(state), Rng("x"))
+    c = Play(state, Rng("x"))
     bot_income(c, 1)
-    assert c.s.p[1].coins == coins and c.s.p[1].vp == vp
+    assert c.state.p[1].coins == coins and c.state.p[1].vp == vp
 
 
 def test_bot_exemptions_in_upkeep():

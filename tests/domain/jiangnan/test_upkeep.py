@@ -2,13 +2,31 @@
 
 from domain.jiangnan import GAME
 from domain.jiangnan import components as C
-from domain.jiangnan.commands import *  # noqa: F403
-from domain.jiangnan.rules import draft_order, public_points
+from domain.jiangnan.commands import (
+    ActivateAssistant,
+    ActivateNovel,
+    ChooseTrend,
+    DraftTile,
+    EndIncome,
+    ExchangeIdeas,
+    MoveBoatServant,
+    MoveServant,
+    PlaceOnBoat,
+    PlaceServant,
+    Publish,
+    Rest,
+    SwapActionTile,
+    TakeIdea,
+    TakePortfolio,
+    TravelTo,
+    UseSpiritsTile,
+)
 from domain.jiangnan.scoring import final_scoring
 from domain.jiangnan.state import Frame
+from domain.jiangnan.upkeep import draft_order, public_points
 from tests.support import given_state
 
-from .helpers import at, drive, final_scoring_example, play, run, started, types
+from .helpers import drive, final_scoring_example, play, run, started, types
 
 
 def upkeep(state, phase, rnd=1):
@@ -25,17 +43,26 @@ def test_personal_income():
     state.displays["teahouse"] = [["drama", state.order[0]], ["novel", -1], ["drama", -1]]
     state.displays["tavern"] = [["drama", state.order[0]], ["novel", state.order[0]], ["drama", -1]]
     seat = state.order[0]
-    events, after = run(state)
+    _events, after = run(state)
     q = after.p[seat]
     assert q.coins == 3 + 1 + 1 and q.vp == 2  # drama income, teahouse servant; tavern servants
     moves = GAME.legal_moves(after, seat)
-    assert moves == [ActivateNovel(portfolio="C1"), ActivateNovel(portfolio="C2"), ActivateAssistant(assistant="B10"), EndIncome()]
+    assert moves == [
+        ActivateNovel(portfolio="C1"),
+        ActivateNovel(portfolio="C2"),
+        ActivateAssistant(assistant="B10"),
+        EndIncome(),
+    ]
     _, after = play(after, seat, ActivateNovel(portfolio="C1"))
     assert after.p[seat].ideas["novel"] == 0 and after.p[seat].vp == 2 + C.PORTFOLIOS["C1"]["income"]["vp"]
-    given_state(GAME, after).when(seat, ActivateNovel(portfolio="C2")).raises("cannot_activate")  # no novel idea left
+    given_state(GAME, after).when(seat, ActivateNovel(portfolio="C2")).raises(
+        "cannot_activate"
+    )  # no novel idea left
     _, after = play(after, seat, ActivateAssistant(assistant="B10"))
     assert after.p[seat].coins == 7
-    given_state(GAME, after).when(seat, ActivateAssistant(assistant="B10")).raises("cannot_activate")  # once per round
+    given_state(GAME, after).when(seat, ActivateAssistant(assistant="B10")).raises(
+        "cannot_activate"
+    )  # once per round
     _, after = play(after, seat, EndIncome())
     assert after.income_pos >= 1
 
@@ -51,7 +78,7 @@ def test_servant_placement_example():
     state.boats[boat].spaces = [[green, 1], [-1, 0], [-1, 0], [-1, 0]]
     state.tracks[d] = [purple, green, white]
     state.tracks["rest"] = [3]
-    events, after = run(state)
+    _events, after = run(state)
     assert after.boats[boat].spaces == [[green, 2], [purple, 1], [white, 1], [-1, 0]]
     assert after.p[3].servants == 25  # resting scholars place none
 
@@ -67,7 +94,7 @@ def test_boat_resolution_example():
         state.p[seat].servants -= n
     state.boats[last].trends = ["drama", "painting"]
     bottom_goal = state.goals[-1]
-    events, after = run(state)
+    _events, after = run(state)
     assert after.phase == "trend" and GAME.to_act(after) == [green]
     assert GAME.legal_moves(after, green) == [ChooseTrend(trend="drama"), ChooseTrend(trend="painting")]
     _, after = play(after, green, ChooseTrend(trend="painting"))
@@ -181,14 +208,19 @@ def test_spirit_consumption_example_and_mandatory_rest():
     state.order = [0, 1, 2, 3]
     green = state.p[0]
     green.unpublished, green.assistants = ["C1"], ["B01", "B02"]
-    events, after = run(state)
+    _events, after = run(state)
     assert after.p[0].spirit == 0 and GAME.to_act(after) == [0]
     assert GAME.legal_moves(after, 0) == [Rest(slot=i) for i in range(4)]
     tile = after.p[0].track[2]
     rightmost = after.p[0].track[0]
     _, rested = play(after, 0, Rest(slot=2))
     p = rested.p[0]
-    assert rested.tracks["rest"] == [0] and p.scholars == 2 and p.used[-1] == tile and p.discarded[-1] == rightmost
+    assert (
+        rested.tracks["rest"] == [0]
+        and p.scholars == 2
+        and p.used[-1] == tile
+        and p.discarded[-1] == rightmost
+    )
     assert p.coins >= 5 and p.spirit >= 4 and len(p.track) == 4
     assert rested.round == 2 and rested.phase == "actions"
     # the next round: 2 turns as normal, the third skipped
@@ -238,13 +270,22 @@ def income_with(assistant, seat=0):
 
 
 def test_simple_assistant_powers():
-    expected = {"B01": ("spirit", 2), "B04": ("painting", 1), "B09": ("drama", 1), "B10": ("coins", 2),
-                "B16": ("novel", 1), "B19": ("vp", 2)}
+    expected = {
+        "B01": ("spirit", 2),
+        "B04": ("painting", 1),
+        "B09": ("drama", 1),
+        "B10": ("coins", 2),
+        "B16": ("novel", 1),
+        "B19": ("vp", 2),
+    }
     for a, (what, n) in expected.items():
         state = income_with(a)
         _, after = play(state, 0, ActivateAssistant(assistant=a))
-        get = (lambda p: getattr(p, what)) if what in ("spirit", "coins", "vp") else (lambda p: p.ideas[what])
-        assert get(after.p[0]) - get(state.p[0]) == n, a
+        before, now = state.p[0], after.p[0]
+        if what in ("spirit", "coins", "vp"):
+            assert getattr(now, what) - getattr(before, what) == n, a
+        else:
+            assert now.ideas[what] - before.ideas[what] == n, a
 
 
 def test_b02_b11_count_servants_on_display_tracks():
@@ -265,7 +306,10 @@ def test_b03_b05_b06_b07_b08():
     assert after.p[0].coins == 2 and after.p[0].spirits_tiles == 1
     state = income_with("B05")
     _, after = play(state, 0, ActivateAssistant(assistant="B05"))
-    assert GAME.legal_moves(after, 0)[:2] == [MoveServant(distance=1, clockwise=True), MoveServant(distance=1, clockwise=False)]
+    assert GAME.legal_moves(after, 0)[:2] == [
+        MoveServant(distance=1, clockwise=True),
+        MoveServant(distance=1, clockwise=False),
+    ]
     _, after = play(after, 0, MoveServant(distance=1, clockwise=True))
     assert after.p[0].fair == 1 and after.p[0].spirit == 5 and after.steps[-1].kind == "income"
     state = income_with("B06")
@@ -337,13 +381,15 @@ def test_trend_choice_then_drafting_begins_exact_events():
     state.boats[last].trends = ["novel", "gold"]
     state.tracks["society"] = [1]
     _, state = run(state)
-    given_state(GAME, state).when(2, ChooseTrend(trend="gold")).then([
-        StepEnded(),
-        TrendChosen(seat=2, trend="gold"),
-        PhaseBegan(phase="draft", round=1),
-        PhaseBegan(phase="drafting", round=1, queue=[1]),
-        StepBegan(step=Frame(kind="draft", seat=1)),
-    ])
+    given_state(GAME, state).when(2, ChooseTrend(trend="gold")).then(
+        [
+            StepEnded(),
+            TrendChosen(seat=2, trend="gold"),
+            PhaseBegan(phase="draft", round=1),
+            PhaseBegan(phase="drafting", round=1, queue=[1]),
+            StepBegan(step=Frame(kind="draft", seat=1)),
+        ]
+    )
     given_state(GAME, state).when(2, ChooseTrend(trend="drama")).raises("no_such_trend")
     given_state(GAME, state).when(1, ChooseTrend(trend="gold")).raises("not_your_turn")
 
@@ -363,11 +409,17 @@ def test_a_drama_published_during_personal_income_pays_its_coin_income():
     _, state = play(state, 0, ActivateAssistant(assistant="B03"))
     _, state = play(state, 0, TakeIdea(idea="novel"))
     assert state.steps[-1].kind == "publish"
-    after = given(GAME, state).when(0, Publish(portfolio="B1")).then([
-        StepEnded(),
-        ResourcesChanged(seat=0, why="publishing cost", drama=-2),
-        PortfolioPublished(seat=0, portfolio="B1", where="printing_press"),
-        ResourcesChanged(seat=0, why="publishing payout", vp=2),
-        ResourcesChanged(seat=0, why="drama income", coins=1),
-    ])
+    after = (
+        given(GAME, state)
+        .when(0, Publish(portfolio="B1"))
+        .then(
+            [
+                StepEnded(),
+                ResourcesChanged(seat=0, why="publishing cost", drama=-2),
+                PortfolioPublished(seat=0, portfolio="B1", where="printing_press"),
+                ResourcesChanged(seat=0, why="publishing payout", vp=2),
+                ResourcesChanged(seat=0, why="drama income", coins=1),
+            ]
+        )
+    )
     assert after.p[0].coins == 3 - 1 + 1 and after.steps[-1].kind == "income"

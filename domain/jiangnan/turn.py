@@ -1,0 +1,211 @@
+"""I. Action Phase: the Player Turn (steps 1-5), Rest and Mandatory Rest, the Discard Bonus, and
+the 2P Advance Variant's choice of the tile to discard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel import RuleViolation
+
+from . import components as C
+from .bot import bot_turn
+from .commands import DiscardTile, Rest, VisitDistrict
+from .districts import start_district
+from .events import PhaseBegan, ScholarPlaced, StepEnded, TileChosen, TileDiscarded, TurnBegan, TurnEnded
+from .play import Play, Step, draw_tile, gain, refusal
+from .shops import start_special
+from .state import Frame, State
+from .table import affordable, coins_in, cost, muses_shown, reachable_cities
+from .vassals import place_vassal
+
+
+# --- the Action Phase -----------------------------------------------------------------------------
+def phase_actions(c: Play) -> None:
+    """In Turn Order, a turn each until everyone has taken 3 turns or has no unused Scholar (a
+    Mandatory Rest skips the 3rd); Player Turn 5, Next Player.  The solo Bot plays its turns here."""
+    s = c.state
+    n = len(s.order)
+    for pos in range(s.turn_pos, 3 * n):
+        seat = s.order[pos % n]
+        p = s.p[seat]
+        if seat == s.cfg.bot:
+            if p.scholars > 0 and p.bag:
+                c.emit(TurnBegan(seat=seat, pos=pos))
+                bot_turn(c, seat)
+            continue
+        if p.scholars > 0 and p.track:
+            c.emit(TurnBegan(seat=seat, pos=pos))
+            c.push("turn", seat)
+            return
+    c.emit(PhaseBegan(phase="income", round=s.round))
+
+
+# --- Player Turn 1: choose the district to visit ----------------------------------------------------
+def visit_refusal(s: State, seat: int, slot: int, district: str) -> RuleViolation | None:
+    """Player Turn 1: the tile in ``slot`` (0 = the rightmost) must show the district, whose Scholar
+    Track must have a space and whose cost the Coins must pay, Discard Bonus included (Player Turn 2:
+    "You can use the Discard Bonus to pay")."""
+    p = s.p[seat]
+    if not 0 <= slot < len(p.track):
+        return refusal("no_such_tile", "there is no Action Tile in that space", "Player Turn 1")
+    if district not in C.ACTION_TILES[p.track[slot]]["districts"]:
+        return refusal("wrong_district", "the Action Tile does not show that district", "Player Turn 1")
+    if len(s.tracks[district]) >= C.SCHOLAR_SPACES:
+        return refusal("district_full", f"you cannot visit {district} now (district_full)", "Player Turn 1")
+    rest = p.track[:slot] + p.track[slot + 1 :]
+    if s.cfg.variant and rest:  # 2P Advance Variant: any tile may be discarded
+        coins = p.coins + max(coins_in(C.ACTION_TILES[t]["bonus"]) for t in rest)
+    else:
+        coins = p.coins + (coins_in(C.ACTION_TILES[rest[0]]["bonus"]) if rest else 0)
+    why = payable(s, seat, district, coins)
+    return None if why is None else refusal(why, f"you cannot visit {district} now ({why})", "Player Turn 1")
+
+
+def payable(s: State, seat: int, district: str, coins: int) -> str | None:
+    """Why ``coins`` cannot pay the visit (None if they can): "You can not visit the Parlour, Tavern,
+    or Travel districts if you do not have enough coins" (A10 Kou Baimen: any district with 0 Coins);
+    the Parlour needs a Muse on display, Travel a reachable city whose cost is payable (or, side B,
+    a Portfolio to publish instead)."""
+    if coins < cost(s, seat, C.DISTRICT_COST.get(district, 0)):
+        return "insufficient_coins"
+    if district == "parlour" and not muses_shown(s):
+        return "no_muse"
+    if district == "travel":
+        cities = reachable_cities(s, seat)
+        if not cities:
+            return "no_city"
+        if min(cost(s, seat, C.CITY_COST[city]) for city in cities) > coins and not (
+            s.cfg.artisans and affordable(s, seat)
+        ):
+            return "insufficient_coins"
+    return None
+
+
+def _turn_candidates(s: State, seat: int, f: Frame) -> list[Any]:
+    track = s.p[seat].track
+    moves: list[Any] = [
+        VisitDistrict(slot=slot, district=d)
+        for slot, tile in enumerate(track)
+        for d in C.ACTION_TILES[tile]["districts"]
+    ]
+    return moves + _rest_candidates(s, seat, f)
+
+
+def _rest_candidates(s: State, seat: int, f: Frame) -> list[Any]:
+    return [Rest(slot=slot) for slot in range(len(s.p[seat].track))]
+
+
+def _turn_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | None:
+    if isinstance(cmd, VisitDistrict):
+        return visit_refusal(s, seat, cmd.slot, cmd.district)
+    # Rest: with any tile of the track, "or you do not wish to" visit (a Mandatory Rest: must)
+    if 0 <= cmd.slot < len(s.p[seat].track):
+        return None
+    return refusal("no_such_tile", "there is no Action Tile in that space", "Rest")
+
+
+def _turn_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
+    """Use the tile (Rest: without visiting), then discard (2P Advance Variant: choose which)."""
+    c.end_step()
+    district = cmd.district if isinstance(cmd, VisitDistrict) else C.REST
+    p = c.state.p[seat]
+    c.push("after_turn", seat)
+    c.emit(TileChosen(seat=seat, tile=p.track[cmd.slot], district=district))
+    if c.state.cfg.variant and len(p.track) > 1:
+        c.push("discard", seat, district)
+    else:
+        after_choice(c, seat, district, 0)
+
+
+# --- Player Turn 2-3: the Discard Bonus, the Scholar, the district action ---------------------------
+def after_choice(c: Play, seat: int, d: str, slot: int) -> None:
+    """Discard for the bonus, place the Scholar (then the vassal's), perform the district action
+    (``d`` may be the Rest Area: 2 Coins and 4 Spirit).  Decisions of the bonus or the vassal come
+    before the district action (an automatic "district" step)."""
+    s = c.state
+    p = s.p[seat]
+    tile = p.track[slot] if p.track else None
+    if d == C.REST:
+        c.emit(ScholarPlaced(seat=seat, district=C.REST))
+        discard(c, seat, slot)
+        gain(c, seat, {"coin": 2, "spirit": 4}, "rest")
+        place_vassal(c, seat, tile)
+        return
+    defer = needs_decisions(tile) or (
+        s.cfg.vassals and tile is not None and len(C.ACTION_TILES[tile]["districts"]) > 1
+    )
+    if defer:
+        c.push("district", seat, d)
+    discard(c, seat, slot, d in ("travel", "temple_fair"))
+    c.emit(ScholarPlaced(seat=seat, district=d))
+    place_vassal(c, seat, tile)
+    if not defer:
+        start_district(c, seat, d)
+
+
+def discard(c: Play, seat: int, slot: int = 0, visit: bool = False) -> None:
+    """Player Turn 2: discard the rightmost Action Tile (2P Advance Variant: any) and gain its
+    Discard Bonus (Advanced Action Tiles: a Portfolio from the Society, a Special Action)."""
+    p = c.state.p[seat]
+    if p.track:
+        tile = p.track[slot]
+        c.emit(TileDiscarded(seat=seat, tile=tile))
+        bonus = C.ACTION_TILES[tile]["bonus"]
+        gain(c, seat, bonus, "discard bonus")
+        for icon in reversed(bonus):
+            if icon == "portfolio" and c.state.display:
+                c.push("take_portfolio", seat, "bonus")
+            elif icon == "special":
+                start_special(c, seat, visit)
+
+
+def needs_decisions(tile: str | None) -> bool:
+    """Advanced Action Tiles: a "Gain 1 Portfolio" / "Activate Special Action" Discard Bonus."""
+    return tile is not None and any(b in ("portfolio", "special") for b in C.ACTION_TILES[tile]["bonus"])
+
+
+# --- 2P Advance Variant: "you can discard any available Action Tile" ---------------------------------
+def _discard_candidates(s: State, seat: int, f: Frame) -> list[Any]:
+    return [DiscardTile(slot=slot) for slot in range(len(s.p[seat].track))]
+
+
+def _discard_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | None:
+    p = s.p[seat]
+    if 0 <= cmd.slot < len(p.track) and (
+        f.arg == C.REST
+        or payable(s, seat, f.arg, p.coins + coins_in(C.ACTION_TILES[p.track[cmd.slot]]["bonus"])) is None
+    ):
+        return None
+    return refusal(
+        "cannot_discard", "that tile is not on your track or would leave the visit unpaid", "2-Player Rules"
+    )
+
+
+def _discard_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
+    c.end_step()
+    after_choice(c, seat, f.arg, cmd.slot)
+
+
+# --- automatic steps ---------------------------------------------------------------------------------
+def _after_turn(c: Play, f: Frame) -> None:
+    """Player Turn 4: slide and replenish from the bag one tile at a time."""
+    p = c.state.p[f.seat]
+    while p.bag and len(p.track) < C.TRACK_SIZE:
+        draw_tile(c, f.seat)
+    c.emit(TurnEnded(seat=f.seat), StepEnded())
+
+
+def _district(c: Play, f: Frame) -> None:
+    """Player Turn 3, once the Discard Bonus / vassal decisions are made."""
+    c.end_step()
+    start_district(c, f.seat, f.arg)
+
+
+AUTO = {"after_turn": _after_turn, "district": _district}
+"""Steps that need no decision: they run as soon as they are on top of the stack."""
+
+STEPS = {
+    "turn": Step("Player Turn 1", (VisitDistrict, Rest), _turn_candidates, _turn_check, _turn_play),
+    "mandatory_rest": Step("Mandatory Rest", (Rest,), _rest_candidates, _turn_check, _turn_play),
+    "discard": Step("2-Player Rules", (DiscardTile,), _discard_candidates, _discard_check, _discard_play),
+}
