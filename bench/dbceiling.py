@@ -3,7 +3,7 @@
 The rows are real: event rows the move benchmark stored, grouped back into the commands that
 produced them.  Each append is one transaction that inserts the command's event rows and moves the
 games row on with an expected-version check, using the very statement ``EventStore.append`` sends
-(``service.store.append_statement``) — exactly what the service does per move, minus everything
+(``service.infra.store.append_statement``) — exactly what the service does per move, minus everything
 else the service does (HTTP, auth, load, decide, fold, hash, cache).
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
-from service import store as _store
+from service.infra import store as _store
 
 from .loadgen import Window
 

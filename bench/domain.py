@@ -9,7 +9,7 @@ import msgspec
 
 from domain.kernel import Game, Rng
 from domain.registry import production_games
-from service.cache import encode_snapshot
+from service.infra.cache import encode_snapshot
 from service.codec import GameCodec, json_encoder
 
 

@@ -74,7 +74,7 @@ def _create_db(admin: str) -> tuple[str, str]:
     url = _db_url(admin, name)
 
     async def migrate() -> None:
-        from service.store import EventStore
+        from service.infra.store import EventStore
 
         store = EventStore(url, min_size=1, max_size=1)
         await store.open()

@@ -18,7 +18,7 @@ DEFAULT_SERVER = "granian"
 def _serve(args: argparse.Namespace) -> int:
     stop = None
     if not os.environ.get("DATABASE_URL"):
-        from .embedded import start_embedded_postgres
+        from .dev.embedded import start_embedded_postgres
 
         url, stop = start_embedded_postgres(pathlib.Path(args.data_dir))
         os.environ["DATABASE_URL"] = url
@@ -31,7 +31,7 @@ def _serve(args: argparse.Namespace) -> int:
             from granian.constants import Interfaces
 
             Granian(
-                "service.app:create_app",
+                "service.http.app:create_app",
                 factory=True,
                 address=args.host,
                 port=args.port,
@@ -42,7 +42,7 @@ def _serve(args: argparse.Namespace) -> int:
         else:
             import uvicorn
 
-            uvicorn.run("service.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers, access_log=False)
+            uvicorn.run("service.http.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers, access_log=False)
     finally:
         if stop is not None:
             stop()
@@ -50,7 +50,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from .store import EventStore
+    from .infra.store import EventStore
 
     url = os.environ.get("DATABASE_URL")
     if not url:
@@ -71,7 +71,7 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def openapi_document() -> dict:
-    from .app import create_app
+    from .http.app import create_app
     from .settings import Settings
 
     app = create_app(settings=Settings(None, None, "json", False, 1))
@@ -99,7 +99,8 @@ def _games():
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from .audit import RecordError, iter_file_lines, read_record, verify
+    from .record.format import RecordError, iter_file_lines, read_record
+    from .record.verify import verify
 
     try:
         record = read_record(iter_file_lines(args.record))
@@ -119,8 +120,8 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .audit import RecordError, iter_file_lines, read_record
-    from .narrate import narrate
+    from .record.format import RecordError, iter_file_lines, read_record
+    from .record.narrate import narrate
 
     try:
         record = read_record(iter_file_lines(args.record))

@@ -8,7 +8,7 @@ import msgspec
 
 from domain.kernel import Event, Game, union_of
 
-from .records import NewEvent
+from .record.chain import NewEvent
 
 
 def tag_of(struct_type: type) -> str:

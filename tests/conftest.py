@@ -45,7 +45,7 @@ def redis_url() -> str:
 
 @pytest.fixture(scope="session")
 async def store(database_url: str) -> AsyncIterator:
-    from service.store import EventStore
+    from service.infra.store import EventStore
 
     the_store = EventStore(database_url, max_size=20)
     await the_store.open()
@@ -66,7 +66,7 @@ test_games.__test__ = False  # type: ignore[attr-defined]
 
 def make_app(database_url: str, redis_url: str | None, games: dict[str, Game] | None = None, *, notices: bool = True):
     """The real app, owning its Postgres pool and Redis client (created on the app's own loop)."""
-    from service.app import create_app
+    from service.http.app import create_app
     from service.settings import Settings
 
     return create_app(

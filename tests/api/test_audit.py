@@ -8,7 +8,8 @@ import json
 import msgspec
 import pytest
 
-from service.audit import read_record, verify
+from service.record.format import read_record
+from service.record.verify import verify
 from tests.golden.tamper import rechain as _rechain
 from tests.api.helpers import bearer, create, play_to_end
 from tests.conftest import test_games

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from litestar.testing import AsyncTestClient
 
-from service.records import StoredEvent, first_broken_link
+from service.record.chain import StoredEvent, first_broken_link
 from tests.api.helpers import bearer, create
 from tests.conftest import make_app
 

@@ -26,7 +26,7 @@ async def test_access_lines_carry_context_and_no_secrets(database_url, redis_url
             await client.post(f"/v1/games/{game_id}/moves", json={"type": "bluff.Claim", "claim": "low"}, headers=bearer(tokens[1]))
             await play_to_end(client, game_id, tokens)
     finally:
-        from service.logging import configure_logging
+        from service.infra.logging import configure_logging
 
         configure_logging("json")
     requests = [line for line in lines if line["event"] == "request"]
@@ -42,7 +42,7 @@ async def test_access_lines_carry_context_and_no_secrets(database_url, redis_url
 
 
 def test_json_renderer_in_production(capsys):
-    from service.logging import configure_logging
+    from service.infra.logging import configure_logging
 
     configure_logging("json")
     structlog.get_logger("t").info("hello", game_id="g_1")

@@ -48,7 +48,7 @@ def _unions(node, found):
 def test_every_tagged_union_has_a_discriminator():
     # Checked on the test app too, whose games include the fixture's commands and events.
     from service.settings import Settings
-    from service.app import create_app
+    from service.http.app import create_app
     from tests.conftest import test_games
 
     app = create_app(test_games(), settings=Settings(None, None, "json", False, 1))

@@ -18,9 +18,9 @@ import msgspec
 
 from domain.kernel import Game, Rng, seed_commitment
 from domain.registry import production_games
-from service.audit import RecordHeader, export_lines
+from service.record.format import RecordHeader, export_lines
 from service.codec import GameCodec, json_encoder, new_events
-from service.records import StoredEvent, seal, timestamp
+from service.record.chain import StoredEvent, seal, timestamp
 
 HERE = pathlib.Path(__file__).resolve().parent
 GAMES_PER_COUNT = 3

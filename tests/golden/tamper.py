@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from service.records import chain_hash, payload_digest
+from service.record.chain import chain_hash, payload_digest
 
 
 def rechain(lines: list[bytes], seed: str, start: int) -> list[bytes]:

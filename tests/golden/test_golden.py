@@ -17,9 +17,10 @@ import pytest
 
 from domain.kernel import redact_for
 from domain.registry import production_games
-from service.audit import RecordHeader, export_lines, iter_file_lines, present, read_record, verify
+from service.record.format import RecordHeader, export_lines, iter_file_lines, present, read_record
+from service.record.verify import verify
 from service.codec import GameCodec
-from service.records import StoredEvent
+from service.record.chain import StoredEvent
 from tests.golden.make import GAMES_PER_COUNT, HERE, record_path
 
 ROOT = HERE.parent.parent

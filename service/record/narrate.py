@@ -8,8 +8,8 @@ import msgspec
 
 from domain.kernel import Game
 
-from .audit import Record, RecordError, present
-from .codec import GameCodec
+from ..codec import GameCodec
+from .format import Record, RecordError, present
 
 
 def _generic(event) -> str:

@@ -26,8 +26,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from service import embedded
-from service.embedded import EmbeddedPostgresError, start_embedded_postgres
+from service.dev import embedded
+from service.dev.embedded import EmbeddedPostgresError, start_embedded_postgres
 
 REPO = Path(__file__).resolve().parents[2]
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -171,7 +171,7 @@ def test_server_of_a_killed_owner_is_adopted(data_dir: Path) -> None:
         f"""
         import os, signal
         from pathlib import Path
-        from service.embedded import start_embedded_postgres
+        from service.dev.embedded import start_embedded_postgres
         url, stop = start_embedded_postgres(Path({str(data_dir)!r}), durable=False)
         print("URL", url, flush=True)
         os.kill(os.getpid(), signal.SIGKILL)  # no atexit, no stop(): the server is orphaned
@@ -195,7 +195,7 @@ def test_server_of_a_live_owner_is_shared(data_dir: Path) -> None:
         f"""
         import sys
         from pathlib import Path
-        from service.embedded import start_embedded_postgres
+        from service.dev.embedded import start_embedded_postgres
         url, stop = start_embedded_postgres(Path({str(data_dir)!r}), durable=False)
         print("URL", url, flush=True)
         sys.stdin.readline()

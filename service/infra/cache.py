@@ -17,7 +17,7 @@ import msgspec
 import redis.asyncio as aioredis
 import structlog
 
-from .metrics import METRICS
+from . import metrics
 from .notices import CHANNEL, notice
 
 log = structlog.get_logger("yamen.cache")
@@ -187,8 +187,8 @@ class RedisSnapshotCache:
                         pipe.set(self.key(game_id), blob, ex=self.ttl)
                     pipe.publish(CHANNEL, b"\n".join(notice(g, v) for g, (_, v) in batch.items.items()))
                     await pipe.execute()
-                    METRICS.inc("yamen_notice_batches_total")
-                    METRICS.inc("yamen_notices_total", len(batch.items))
+                    metrics.NOTICE_BATCHES.inc()
+                    metrics.NOTICES.inc(len(batch.items))
                 except Exception as exc:  # noqa: BLE001 - best effort: a cache failure never fails a move
                     # Anything escaping would end this sender with the next batch still waiting.
                     self._failed("set_and_announce", exc)

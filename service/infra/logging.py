@@ -9,14 +9,14 @@ the service logs codes and ids, never payloads.
 from __future__ import annotations
 
 import logging
-import re
 import random
+import re
 import sys
 import time
 
 import structlog
 
-from .metrics import METRICS
+from . import metrics
 
 _GAME_PATH = re.compile(r"^/v1/games/([^/]+)")
 
@@ -81,8 +81,10 @@ class AccessLogMiddleware:
             await self.app(scope, receive, send_wrapper)
         finally:
             elapsed = time.perf_counter() - started
-            METRICS.inc("yamen_http_requests_total", method=scope.get("method", ""), status=str(status))
-            METRICS.inc("yamen_http_request_seconds_total", elapsed)
+            method = scope.get("method", "")
+            metrics.HTTP_REQUESTS.labels(method, str(status)).inc()
+            # The route's template, never the raw path: one series per route, not per game.
+            metrics.HTTP_SECONDS.labels(method, scope.get("path_template") or "unmatched").observe(elapsed)
             if self.write_lines:
                 self.log.info(
                     "request",

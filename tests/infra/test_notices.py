@@ -7,20 +7,21 @@ its own subscription), as `yamen serve --workers 2` runs them.
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 
 import pytest
 import redis.asyncio as aioredis
 from litestar.testing import AsyncTestClient
 
-import service.games
-from service.notices import NoticeBoard, _parse
+from service.application import states
+from service.infra.notices import NoticeBoard
 from tests.api.helpers import bearer, create
 from tests.conftest import make_app
 
 
 def _board(client) -> NoticeBoard:
-    board = client.app.state.service.board
+    board = client.app.state.application.states.board
     assert board is not None
     return board
 
@@ -60,7 +61,7 @@ async def test_a_move_judged_by_one_worker_is_read_at_once_by_the_other(database
                 await mover.get(f"/v1/games/{game_id}", headers=bearer(tokens[1]))
             ).json()
             # ...because the reader now answers from memory: the documents rendered from it are kept.
-            remembered = reader.app.state.service._recent.get(game_id)
+            remembered = reader.app.state.application.states._recent.get(game_id)
             served_from_memory += remembered is not None and remembered.row.version == version and 1 in remembered.documents
         assert served_from_memory >= 6
         # A conditional read answered from memory.
@@ -71,7 +72,7 @@ async def test_a_move_judged_by_one_worker_is_read_at_once_by_the_other(database
 async def test_memory_answers_only_what_postgres_vouched_for(database_url, redis_url):
     """A state is trusted only within TRUST_SECONDS of Postgres vouching for it, so a move whose
     notice never came (here: judged by a worker without Redis) is seen within that bound."""
-    service.games.TRUST_SECONDS, saved = 1.0, service.games.TRUST_SECONDS
+    states.TRUST_SECONDS, saved = 1.0, states.TRUST_SECONDS
     try:
         async with AsyncTestClient(app=make_app(database_url, redis_url)) as a, AsyncTestClient(app=make_app(database_url, None)) as silent:
             created = await create(a, "bluff", {"players": 3})
@@ -85,16 +86,16 @@ async def test_memory_answers_only_what_postgres_vouched_for(database_url, redis
             await asyncio.sleep(1.1)
             assert (await a.get(f"/v1/games/{game_id}")).json()["version"] == version
             # A state that has only grown old is vouched for again by its version, answers kept.
-            service_a = a.app.state.service
-            entry = service_a._recent[game_id]
+            states_a = a.app.state.application.states
+            entry = states_a._recent[game_id]
             await asyncio.sleep(1.1)
             assert (await a.get(f"/v1/games/{game_id}")).json()["version"] == version
-            assert service_a._recent[game_id] is entry
+            assert states_a._recent[game_id] is entry
             # A move judged on the stale memory is judged again on the current state.
             seat = (await _to_act(a, game_id))[0]
             assert await _move(a, game_id, tokens, seat) > version
     finally:
-        service.games.TRUST_SECONDS = saved
+        states.TRUST_SECONDS = saved
 
 
 async def test_a_dropped_subscription_stops_memory_reads_until_it_is_back(database_url, redis_url):
@@ -123,19 +124,32 @@ async def test_a_dropped_subscription_stops_memory_reads_until_it_is_back(databa
 
 async def test_without_redis_there_is_no_board_and_reads_go_to_postgres(database_url):
     async with AsyncTestClient(app=make_app(database_url, None)) as client:
-        assert client.app.state.service.board is None
+        assert client.app.state.application.states.board is None
         created = await create(client, "bluff", {"players": 3})
         assert (await client.get(f"/v1/games/{created['game_id']}")).json()["version"] == created["version"]
 
 
-def test_the_subscription_parser_waits_for_whole_messages():
-    message = b"*3\r\n$7\r\nmessage\r\n$11\r\nyamen:moves\r\n$6\r\ng_x 12\r\n"
-    for cut in range(len(message)):
-        assert _parse(bytearray(message[:cut])) == (None, 0)
-    assert _parse(bytearray(message + b"*3")) == ([b"message", b"yamen:moves", b"g_x 12"], len(message))
-    assert _parse(bytearray(b"*3\r\n$9\r\nsubscribe\r\n$11\r\nyamen:moves\r\n:1\r\n"))[0] == [b"subscribe", b"yamen:moves", 1]
-    with pytest.raises(Exception):
-        _parse(bytearray(b"-NOAUTH Authentication required.\r\n"))
+async def test_a_notice_counts_only_once_it_has_all_arrived():
+    """Redis may deliver a message in pieces: drain() acts on whole replies only, and a protocol
+    error or an error reply stops trusting memory."""
+    board = NoticeBoard("redis://127.0.0.1:1/0")
+    ours, redis_end = socket.socketpair()
+    ours.setblocking(False)
+    board._sock = ours
+    board.live = True
+    message = b"*3\r\n$7\r\nmessage\r\n$11\r\nyamen:moves\r\n$12\r\ng_x 12\ng_y 7\r\n"
+    for byte in message[:-1]:
+        redis_end.send(bytes([byte]))
+        board.drain()
+        assert board.announced == {}
+    redis_end.send(message[-1:])
+    board.drain()
+    assert board.announced == {"g_x": 12, "g_y": 7}
+    epoch = board.epoch
+    redis_end.send(b"-NOAUTH Authentication required.\r\n")
+    board.drain()
+    assert not board.live and board.epoch > epoch and board._sock is None
+    redis_end.close()
 
 
 async def test_a_tls_redis_url_leaves_the_board_off():

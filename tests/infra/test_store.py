@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 import msgspec
 import pytest
 
-from service.records import NewEvent, first_broken_link, seal
-from service.store import DuplicateIdempotencyKey, GameRow, IdempotentResponse, VersionConflict
+from service.record.chain import NewEvent, first_broken_link, seal
+from service.infra.store import DuplicateIdempotencyKey, GameRow, IdempotentResponse, VersionConflict
 
 
 def _row(game_id: str, version: int, last_hash: str, status: str = "active") -> GameRow:
@@ -127,7 +127,7 @@ async def test_a_batch_whose_connection_dies_answers_unavailable_and_writes_noth
     "unavailable" (none is retried, none hangs), and the store carries on afterwards."""
     import psycopg
 
-    from service.store import EventStore, StoreUnavailable
+    from service.infra.store import EventStore, StoreUnavailable
 
     games = [await _new_game(store) for _ in range(3)]
     lonely = EventStore(database_url, min_size=1, max_size=1)

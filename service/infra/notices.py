@@ -19,9 +19,10 @@ newer was committed.  That certainty comes from here:
   missed: everything remembered is forgotten, :attr:`epoch` moves on), Redis not configured —
   makes :attr:`live` false and every read goes to Redis and Postgres as before.
 
-The subscriber speaks the few lines of RESP a subscription needs over a plain non-blocking
-socket, because :meth:`drain` must be a synchronous, non-waiting read of whatever has arrived
-(redis-py's PubSub only offers awaitable reads).  Publishing goes through redis-py.
+The subscription runs over a plain non-blocking socket because :meth:`drain` must be a
+synchronous, non-waiting read of whatever has arrived (redis-py's PubSub only offers awaitable
+reads); hiredis (redis-py's own C parser) encodes the commands and parses the replies.
+Publishing goes through redis-py.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from urllib.parse import unquote, urlparse
 
+import hiredis
 import structlog
 
 log = structlog.get_logger("yamen.notices")
@@ -44,55 +46,6 @@ RECONNECT_SECONDS = 1.0
 
 def notice(game_id: str, version: int) -> bytes:
     return f"{game_id} {version}".encode()
-
-
-class RespError(Exception):
-    pass
-
-
-def _parse(buffer: bytearray) -> tuple[list | None, int]:
-    """One complete RESP value of a subscription (an array of bulk strings and integers) from the
-    start of *buffer*: (value, bytes used), or (None, 0) when it has not all arrived yet."""
-    end = buffer.find(b"\r\n")
-    if end < 0:
-        return None, 0
-    kind, head = buffer[:1], bytes(buffer[1:end])
-    pos = end + 2
-    if kind == b"-":
-        raise RespError(head.decode(errors="replace"))
-    if kind == b"+":
-        return [head], pos
-    if kind not in (b"*", b">"):
-        raise RespError(f"unexpected reply {bytes(buffer[:end])!r}")
-    items: list = []
-    for _ in range(int(head)):
-        end = buffer.find(b"\r\n", pos)
-        if end < 0:
-            return None, 0
-        kind, head = buffer[pos : pos + 1], bytes(buffer[pos + 1 : end])
-        pos = end + 2
-        if kind == b":":
-            items.append(int(head))
-        elif kind == b"$":
-            n = int(head)
-            if n < 0:
-                items.append(None)
-                continue
-            if len(buffer) < pos + n + 2:
-                return None, 0
-            items.append(bytes(buffer[pos : pos + n]))
-            pos += n + 2
-        else:
-            raise RespError(f"unexpected element {kind!r}")
-    return items, pos
-
-
-def _command(*args: str) -> bytes:
-    out = [f"*{len(args)}\r\n".encode()]
-    for a in args:
-        b = a.encode()
-        out.append(b"$%d\r\n%s\r\n" % (len(b), b))
-    return b"".join(out)
 
 
 class NoticeBoard:
@@ -107,7 +60,7 @@ class NoticeBoard:
         """Moves on whenever notices may have been missed; a state remembered in another epoch is not trusted."""
         self.announced: OrderedDict[str, int] = OrderedDict()
         self._sock: socket.socket | None = None
-        self._buffer = bytearray()
+        self._reader = hiredis.Reader()
         self._task: asyncio.Task | None = None
         self._closing = False
         self._waiters: dict[str, list[asyncio.Future]] = {}
@@ -148,7 +101,7 @@ class NoticeBoard:
                 await self._subscribe(loop)
                 assert self._confirmed is not None
                 await self._confirmed  # resolved (or failed) by the reader when the connection ends
-            except (OSError, RespError, asyncio.TimeoutError) as exc:
+            except (OSError, TimeoutError) as exc:
                 log.warning("notices_unavailable", error=f"{type(exc).__name__}: {exc}")
             self._drop("reconnect")
             self._settle_first()
@@ -170,14 +123,14 @@ class NoticeBoard:
             hello = b""
             if parts.password is not None:
                 user = unquote(parts.username) if parts.username else "default"
-                hello += _command("AUTH", user, unquote(parts.password))
-            hello += _command("SUBSCRIBE", CHANNEL)
+                hello += hiredis.pack_command(("AUTH", user, unquote(parts.password)))
+            hello += hiredis.pack_command(("SUBSCRIBE", CHANNEL))
             await asyncio.wait_for(loop.sock_sendall(sock, hello), 2.0)
         except BaseException:
             sock.close()
             raise
         self._sock = sock
-        self._buffer.clear()
+        self._reader = hiredis.Reader()
         self._confirmed = loop.create_future()
         loop.add_reader(sock.fileno(), self.drain)
 
@@ -203,13 +156,14 @@ class NoticeBoard:
         sock = self._sock
         if sock is None:
             return
+        reader = self._reader
         try:
             while True:
                 chunk = sock.recv(65536)
                 if not chunk:
                     self._drop("closed by redis")
                     return
-                self._buffer += chunk
+                reader.feed(chunk)
                 if len(chunk) < 65536:
                     break
         except (BlockingIOError, InterruptedError):
@@ -217,20 +171,24 @@ class NoticeBoard:
         except OSError:
             self._drop("socket error")
             return
-        buffer = self._buffer
-        while buffer:
+        while True:
             try:
-                value, used = _parse(buffer)
-            except (RespError, ValueError) as exc:
+                value = reader.gets()
+            except hiredis.ProtocolError as exc:
                 log.warning("notices_protocol_error", error=str(exc))
                 self._drop("protocol error")
                 return
-            if value is None:
-                break
-            del buffer[:used]
+            if value is False:
+                break  # the rest of a reply has not arrived yet
+            if isinstance(value, hiredis.ReplyError):
+                log.warning("notices_refused", error=str(value))
+                self._drop("refused by redis")
+                return
             self._handle(value)
 
-    def _handle(self, value: list) -> None:
+    def _handle(self, value: object) -> None:
+        if not isinstance(value, list):
+            return  # "+OK" for AUTH
         if len(value) >= 3 and value[0] == b"message":
             for line in value[2].decode().split("\n"):  # a batch of moves: one notice per line
                 game_id, _, version = line.partition(" ")
@@ -272,7 +230,7 @@ class NoticeBoard:
         self._waiters.setdefault(game_id, []).append(future)
         try:
             await asyncio.wait_for(future, timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         finally:
             waiters = self._waiters.get(game_id)

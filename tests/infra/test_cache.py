@@ -11,7 +11,7 @@ import time
 import pytest
 from litestar.testing import AsyncTestClient
 
-from service.cache import MemorySnapshotCache, RedisSnapshotCache, encode_snapshot, peek_snapshot
+from service.infra.cache import MemorySnapshotCache, RedisSnapshotCache, encode_snapshot, peek_snapshot
 from tests.api.helpers import bearer, create
 from tests.conftest import make_app
 

@@ -3,23 +3,29 @@
 The recorder has few verbs — create, append, select events after/up to a seq — plus the seat
 and idempotency lookups the HTTP contract needs.  The primary key ``(game_id, seq)`` decides
 concurrent appends: a command's events are inserted first, so a writer that lost the race hits
-the unique key and is told the version moved on.  Driver errors are translated here into this
-module's exceptions, so nothing above it imports psycopg.
+the unique key and is told the version moved on.
+
+Every query goes through :meth:`EventStore.connection`, which translates the driver's errors by
+the PEP 249 hierarchy into this module's exceptions, so nothing above it imports psycopg: a lost
+or refused connection, a pool timeout or a closed pool is :class:`StoreUnavailable`; a value
+Postgres cannot store is :class:`StoreRefused`; a unique violation is each verb's own business.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.resources
+from collections.abc import AsyncIterator
 from datetime import datetime
 
 import msgspec
 import psycopg
 from psycopg import errors as pg_errors
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolClosed, PoolTimeout
 
-from .metrics import METRICS
-from .records import StoredEvent
+from ..record.chain import StoredEvent
+from . import metrics
 
 
 class StoreError(Exception):
@@ -27,7 +33,11 @@ class StoreError(Exception):
 
 
 class StoreUnavailable(StoreError):
-    """Postgres cannot be reached."""
+    """Postgres cannot be reached, or lost the connection mid-request: retry later."""
+
+
+class StoreRefused(StoreError):
+    """Postgres refused a value it cannot store (e.g. a NUL character in text)."""
 
 
 class VersionConflict(StoreError):
@@ -195,7 +205,7 @@ class _Pending:
     """One append waiting in a batch: its own statement (for a retry alone), its rows and its
     games-row update (for the batch statement), and the future its move awaits."""
 
-    __slots__ = ("game_id", "sql", "params", "rows", "update", "answer")
+    __slots__ = ("answer", "game_id", "params", "rows", "sql", "update")
 
     def __init__(self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple, answer: asyncio.Future) -> None:
         self.game_id, self.sql, self.params, self.rows, self.update, self.answer = game_id, sql, params, rows, update, answer
@@ -222,8 +232,27 @@ class EventStore:
     async def open(self) -> None:
         try:
             await self.pool.open(wait=True, timeout=10)
-        except Exception as exc:  # psycopg_pool.PoolTimeout and friends
+        except (PoolTimeout, psycopg.Error) as exc:
             raise StoreUnavailable(str(exc)) from exc
+
+    @contextlib.asynccontextmanager
+    async def connection(
+        self, timeout: float | None = None, *, keep: tuple[type[Exception], ...] = ()
+    ) -> AsyncIterator[psycopg.AsyncConnection]:
+        """A pooled connection, with the driver's errors translated (see the module docstring).
+
+        Errors of the types in *keep* pass through untranslated, for a caller that tells them
+        apart (the batched append retries a serialization failure append by append).
+        """
+        try:
+            async with self.pool.connection(timeout=timeout) as conn:
+                yield conn
+        except keep:
+            raise
+        except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout, PoolClosed) as exc:
+            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+        except psycopg.DataError as exc:
+            raise StoreRefused(f"{type(exc).__name__}: {exc}") from exc
 
     async def close(self) -> None:
         await self.pool.close()
@@ -236,67 +265,62 @@ class EventStore:
             (f for f in importlib.resources.files("service.migrations").iterdir() if f.name.endswith(".sql")),
             key=lambda f: f.name,
         )
-        async with self.pool.connection() as conn:
-            async with conn.transaction():
-                # One migrator at a time, even with several replicas starting together.
-                await conn.execute("SELECT pg_advisory_xact_lock(727364)")
-                await conn.execute(
-                    "CREATE TABLE IF NOT EXISTS schema_migrations "
-                    "(version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
-                )
-                cur = await conn.execute("SELECT version FROM schema_migrations")
-                done = {r[0] for r in await cur.fetchall()}
-                for f in files:
-                    version = f.name.removesuffix(".sql")
-                    if version in done:
-                        continue
-                    await conn.execute(f.read_text())
-                    await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
-                    applied_now.append(version)
+        async with self.connection() as conn, conn.transaction():
+            # One migrator at a time, even with several replicas starting together.
+            await conn.execute("SELECT pg_advisory_xact_lock(727364)")
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            cur = await conn.execute("SELECT version FROM schema_migrations")
+            done = {r[0] for r in await cur.fetchall()}
+            for f in files:
+                version = f.name.removesuffix(".sql")
+                if version in done:
+                    continue
+                await conn.execute(f.read_text())
+                await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
+                applied_now.append(version)
         return applied_now
 
     async def ping(self) -> None:
-        try:
-            async with self.pool.connection(timeout=2) as conn:
-                await conn.execute("SELECT 1")
-        except Exception as exc:
-            raise StoreUnavailable(str(exc)) from exc
+        async with self.connection(timeout=2) as conn:
+            await conn.execute("SELECT 1")
 
     # --- games --------------------------------------------------------------------------------
     async def create_game(self, game: GameRow, token_hashes: list[str | None], events: list[StoredEvent]) -> None:
         """Record a new game, its seats and its opening events in one transaction."""
-        async with self.pool.connection() as conn:
-            async with conn.transaction():
-                await conn.execute(
-                    "INSERT INTO games (game_id, kind, rules_version, options, players, seed, seed_commitment,"
-                    " status, version, last_hash, imported, created_at, updated_at)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    (
-                        game.game_id, game.kind, game.rules_version, game.options.decode(), game.players,
-                        game.seed, game.seed_commitment, game.status, game.version, game.last_hash,
-                        game.imported, game.created_at, game.updated_at,
-                    ),
+        async with self.connection() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO games (game_id, kind, rules_version, options, players, seed, seed_commitment,"
+                " status, version, last_hash, imported, created_at, updated_at)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (
+                    game.game_id, game.kind, game.rules_version, game.options.decode(), game.players,
+                    game.seed, game.seed_commitment, game.status, game.version, game.last_hash,
+                    game.imported, game.created_at, game.updated_at,
+                ),
+            )
+            async with conn.cursor() as cur:
+                await cur.executemany(
+                    "INSERT INTO seats (game_id, seat, token_hash, claimed_at) VALUES (%s, %s, %s, %s)",
+                    [
+                        (game.game_id, seat, h, game.created_at if h else None)
+                        for seat, h in enumerate(token_hashes)
+                    ],
                 )
-                async with conn.cursor() as cur:
-                    await cur.executemany(
-                        "INSERT INTO seats (game_id, seat, token_hash, claimed_at) VALUES (%s, %s, %s, %s)",
-                        [
-                            (game.game_id, seat, h, game.created_at if h else None)
-                            for seat, h in enumerate(token_hashes)
-                        ],
-                    )
-                    if events:
-                        await cur.executemany(_INSERT_EVENT, [_event_params(e) for e in events])
+                if events:
+                    await cur.executemany(_INSERT_EVENT, [_event_params(e) for e in events])
 
     async def get_game(self, game_id: str) -> GameRow | None:
-        async with self.pool.connection() as conn:
+        async with self.connection() as conn:
             cur = await conn.execute(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.game_id = %s", (game_id,))
             row = await cur.fetchone()
         return _game(row) if row else None
 
     async def load(self, game_id: str, after: int) -> tuple[GameRow, list[StoredEvent]] | None:
         """The game's row and its events newer than *after*, in one round trip."""
-        async with self.pool.connection() as conn:
+        async with self.connection() as conn:
             cur = await conn.execute(
                 f"SELECT {_GAME_COLUMNS}, {_EVENT_COLUMNS} FROM games g"
                 " LEFT JOIN events e ON e.game_id = g.game_id AND e.seq > %s"
@@ -325,7 +349,7 @@ class EventStore:
             params.extend(before)
         clause = ("WHERE " + " AND ".join(where)) if where else ""
         params.append(limit)
-        async with self.pool.connection() as conn:
+        async with self.connection() as conn:
             cur = await conn.execute(
                 f"SELECT {_GAME_COLUMNS} FROM games g {clause} ORDER BY g.created_at DESC, g.game_id DESC LIMIT %s",
                 params,
@@ -334,12 +358,12 @@ class EventStore:
 
     # --- seats --------------------------------------------------------------------------------
     async def seats(self, game_id: str) -> list[tuple[int, str | None]]:
-        async with self.pool.connection() as conn:
+        async with self.connection() as conn:
             cur = await conn.execute("SELECT seat, token_hash FROM seats WHERE game_id = %s ORDER BY seat", (game_id,))
             return [(r[0], r[1]) for r in await cur.fetchall()]
 
     async def seat_token_hash(self, game_id: str, seat: int) -> str | None:
-        async with self.pool.connection() as conn:
+        async with self.connection() as conn:
             cur = await conn.execute("SELECT token_hash FROM seats WHERE game_id = %s AND seat = %s", (game_id, seat))
             row = await cur.fetchone()
         return row[0] if row else None
@@ -349,27 +373,26 @@ class EventStore:
 
         The last claim flips the game from ``open`` to ``active`` in the same transaction.
         """
-        async with self.pool.connection() as conn:
-            async with conn.transaction():
-                cur = await conn.execute(
-                    "UPDATE seats SET token_hash = %s, claimed_at = %s"
-                    " WHERE game_id = %s AND seat = %s AND token_hash IS NULL",
-                    (token_hash, now, game_id, seat),
-                )
-                if cur.rowcount != 1:
-                    return None
-                cur = await conn.execute(
-                    "UPDATE games SET status = 'active', updated_at = %s WHERE game_id = %s AND status = 'open'"
-                    " AND NOT EXISTS (SELECT 1 FROM seats WHERE game_id = %s AND token_hash IS NULL)"
-                    " RETURNING status",
-                    (now, game_id, game_id),
-                )
-                flipped = await cur.fetchone()
-                if flipped:
-                    return "active"
-                cur = await conn.execute("SELECT status FROM games WHERE game_id = %s", (game_id,))
-                row = await cur.fetchone()
-                return row[0] if row else None
+        async with self.connection() as conn, conn.transaction():
+            cur = await conn.execute(
+                "UPDATE seats SET token_hash = %s, claimed_at = %s"
+                " WHERE game_id = %s AND seat = %s AND token_hash IS NULL",
+                (token_hash, now, game_id, seat),
+            )
+            if cur.rowcount != 1:
+                return None
+            cur = await conn.execute(
+                "UPDATE games SET status = 'active', updated_at = %s WHERE game_id = %s AND status = 'open'"
+                " AND NOT EXISTS (SELECT 1 FROM seats WHERE game_id = %s AND token_hash IS NULL)"
+                " RETURNING status",
+                (now, game_id, game_id),
+            )
+            flipped = await cur.fetchone()
+            if flipped:
+                return "active"
+            cur = await conn.execute("SELECT status FROM games WHERE game_id = %s", (game_id,))
+            row = await cur.fetchone()
+            return row[0] if row else None
 
     # --- events -------------------------------------------------------------------------------
     async def append(
@@ -416,15 +439,13 @@ class EventStore:
 
     async def _alone(self, sql: str, params: list) -> tuple | None:
         try:
-            async with self.pool.connection() as conn:
+            async with self.connection() as conn:
                 cur = await conn.execute(sql, params)
                 return await cur.fetchone()
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "idempotency_pkey":
                 raise DuplicateIdempotencyKey(str(exc)) from exc
             return None  # the primary key decided the race: another command was appended first
-        except psycopg.OperationalError as exc:
-            raise StoreUnavailable(str(exc)) from exc
 
     async def _in_batch(self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple) -> tuple | None:
         loop = asyncio.get_running_loop()
@@ -448,7 +469,7 @@ class EventStore:
                 batch.sort(key=lambda p: p.game_id)  # keys taken in one order: batches never deadlock
                 try:
                     rows = await self._send_batch(batch)
-                except (pg_errors.IntegrityError, pg_errors.TransactionRollback, pg_errors.DataError):
+                except (pg_errors.IntegrityError, pg_errors.TransactionRollback, StoreRefused):
                     # Refused before COMMIT, so nothing of the batch was committed: each append goes
                     # alone and meets its own fate.
                     rows = None
@@ -480,33 +501,31 @@ class EventStore:
 
     async def _send_batch(self, batch: list[_Pending]) -> list[tuple | None]:
         self.batches_sent += 1
-        METRICS.inc("yamen_append_batches_total")
-        METRICS.inc("yamen_appends_batched_total", len(batch))
+        metrics.APPEND_BATCHES.inc()
+        metrics.APPENDS_BATCHED.inc(len(batch))
+        keep = (pg_errors.TransactionRollback,)  # refused before COMMIT: retried append by append
         if len(batch) == 1:
-            async with self.pool.connection() as conn:
+            async with self.connection(keep=keep) as conn:
                 cur = await conn.execute(batch[0].sql, batch[0].params)
                 return [await cur.fetchone()]
         # Columns, not rows: one fixed statement whatever the batch's size (prepared once).
         events = [list(col) for col in zip(*(r for p in batch for r in p.rows))]
         events[4] = [_int_array(v) for v in events[4]]  # visible_to: an array per row, as text
         updates = [list(col) for col in zip(*(p.update for p in batch))]
-        async with self.pool.connection() as conn:
+        async with self.connection(keep=keep) as conn:
             cur = await conn.execute(BATCH_APPEND, [*events, *updates])
             moved = dict(await cur.fetchall())
         return [(moved.get(p.game_id), len(p.rows)) for p in batch]
 
     async def version_of(self, game_id: str) -> int | None:
         """The game's current version (None if there is no such game)."""
-        try:
-            async with self.pool.connection() as conn:
-                cur = await conn.execute("SELECT version FROM games WHERE game_id = %s", (game_id,))
-                row = await cur.fetchone()
-        except psycopg.OperationalError as exc:
-            raise StoreUnavailable(str(exc)) from exc
+        async with self.connection() as conn:
+            cur = await conn.execute("SELECT version FROM games WHERE game_id = %s", (game_id,))
+            row = await cur.fetchone()
         return row[0] if row else None
 
     async def _version(self, game_id: str) -> int:
-        async with self.pool.connection() as conn:
+        async with self.connection() as conn:
             cur = await conn.execute("SELECT version FROM games WHERE game_id = %s", (game_id,))
             row = await cur.fetchone()
         return row[0] if row else 0
@@ -521,7 +540,7 @@ class EventStore:
         if limit is not None:
             sql += " LIMIT %s"
             params.append(limit)
-        async with self.pool.connection() as conn:
+        async with self.connection() as conn:
             cur = await conn.execute(sql, params)
             return [_event(r) for r in await cur.fetchall()]
 
@@ -537,7 +556,7 @@ class EventStore:
 
     # --- idempotency --------------------------------------------------------------------------
     async def idempotent_response(self, game_id: str, key: str) -> IdempotentResponse | None:
-        async with self.pool.connection() as conn:
+        async with self.connection() as conn:
             cur = await conn.execute(
                 "SELECT seat, request_hash, status_code, response FROM idempotency WHERE game_id = %s AND key = %s",
                 (game_id, key),
