@@ -10,7 +10,6 @@ import sys
 
 import msgspec
 
-
 DEFAULT_SERVER = "granian"
 """The ASGI server that served the most moves per second in ``python -m bench`` (docs/performance.md)."""
 
@@ -42,7 +41,14 @@ def _serve(args: argparse.Namespace) -> int:
         else:
             import uvicorn
 
-            uvicorn.run("service.http.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers, access_log=False)
+            uvicorn.run(
+                "service.http.app:create_app",
+                factory=True,
+                host=args.host,
+                port=args.port,
+                workers=args.workers,
+                access_log=False,
+            )
     finally:
         if stop is not None:
             stop()
@@ -111,7 +117,10 @@ def _verify(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.buffer.write(msgspec.json.encode(report) + b"\n")
     else:
-        print(f"{record.header.kind} game {record.header.game_id}, {record.header.version} events, rules {record.header.rules_version}")
+        print(
+            f"{record.header.kind} game {record.header.game_id}, {record.header.version} events, rules "
+            f"{record.header.rules_version}"
+        )
         for check in report.checks:
             where = f" at seq {check.first_bad_seq}" if check.first_bad_seq is not None else ""
             print(f"  {check.name:7} {check.status.upper()}{where}: {check.detail}")
@@ -141,8 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default=os.environ.get("YAMEN_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("YAMEN_PORT", "8000")))
     serve.add_argument("--workers", type=int, default=int(os.environ.get("YAMEN_WORKERS", "1")))
-    serve.add_argument("--server", choices=["granian", "uvicorn"], default=os.environ.get("YAMEN_SERVER", DEFAULT_SERVER))
-    serve.add_argument("--data-dir", default=os.environ.get("YAMEN_DATA_DIR", ".yamen-data"), help="embedded Postgres data")
+    serve.add_argument(
+        "--server", choices=["granian", "uvicorn"], default=os.environ.get("YAMEN_SERVER", DEFAULT_SERVER)
+    )
+    serve.add_argument(
+        "--data-dir", default=os.environ.get("YAMEN_DATA_DIR", ".yamen-data"), help="embedded Postgres data"
+    )
     serve.set_defaults(func=_serve)
 
     migrate = sub.add_parser("migrate", help="apply database migrations to DATABASE_URL")

@@ -26,7 +26,9 @@ from .titles import Titles
 class Application:
     """The use cases, wired to one event store and one snapshot cache."""
 
-    def __init__(self, games: dict[str, Game], store: EventStore, cache: SnapshotCache, *, clock: Clock = utcnow):
+    def __init__(
+        self, games: dict[str, Game], store: EventStore, cache: SnapshotCache, *, clock: Clock = utcnow
+    ):
         self.titles = Titles(games)
         self.store = store
         self.cache = cache
@@ -48,7 +50,9 @@ class Application:
         except StoreUnavailable:
             postgres = "unavailable"
         return Health(
-            status="ok" if postgres == "ok" else "unavailable", postgres=postgres, redis=await self.cache.status()
+            status="ok" if postgres == "ok" else "unavailable",
+            postgres=postgres,
+            redis=await self.cache.status(),
         )
 
 

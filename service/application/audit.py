@@ -36,11 +36,20 @@ class Audit:
     def _header(self, row: GameRow, viewer: Seat | None, *, complete: bool) -> RecordHeader:
         game, _ = self.titles[row.kind]
         return RecordHeader(
-            game_id=row.game_id, kind=row.kind, title=game.title, rules_version=row.rules_version,
-            options=msgspec.Raw(row.options), players=row.players, seed_commitment=row.seed_commitment,
-            seed=row.seed if row.status == "finished" else None, status=row.status, version=row.version,
-            created_at=timestamp(row.created_at), viewer=viewer, complete=complete,
-        )  # fmt: skip
+            game_id=row.game_id,
+            kind=row.kind,
+            title=game.title,
+            rules_version=row.rules_version,
+            options=msgspec.Raw(row.options),
+            players=row.players,
+            seed_commitment=row.seed_commitment,
+            seed=row.seed if row.status == "finished" else None,
+            status=row.status,
+            version=row.version,
+            created_at=timestamp(row.created_at),
+            viewer=viewer,
+            complete=complete,
+        )
 
     async def export(self, game_id: str, viewer: Seat | None) -> AsyncIterator[bytes]:
         """The game's record as NDJSON lines: redacted for *viewer* while it runs, complete after.
@@ -66,9 +75,11 @@ class Audit:
         if record.footer is not None and state_digest(loaded.state) != record.footer.state_sha256:
             report.ok = False
             report.checks[1] = msgspec.structs.replace(
-                report.checks[1], status="failed", first_bad_seq=row.version,
+                report.checks[1],
+                status="failed",
+                first_bad_seq=row.version,
                 detail="the served state differs from the fold",
-            )  # fmt: skip
+            )
         return report
 
     async def import_record(self, data: bytes) -> Imported:
@@ -89,29 +100,49 @@ class Audit:
         failed = [c for c in report.checks if c.status != "passed"]
         if failed:
             first = failed[0]
-            raise RecordDoesNotVerify(f"check {first.name} {first.status} at seq {first.first_bad_seq}: {first.detail}")
+            raise RecordDoesNotVerify(
+                f"check {first.name} {first.status} at seq {first.first_bad_seq}: {first.detail}"
+            )
         _, codec = self.titles[header.kind]
         game_id = new_game_id()
         now = record_time(self.clock)
         stored = [
             StoredEvent(
-                game_id=game_id, seq=e.seq, type=e.type, payload=bytes(e.payload),
-                visible_to=e.visible_to, seat=e.seat, command=present(e.command),
-                idempotency_key=e.idempotency_key, recorded_at=datetime.fromisoformat(e.recorded_at),
-                prev_hash=e.prev_hash, hash=e.hash,
-            )  # fmt: skip
+                game_id=game_id,
+                seq=e.seq,
+                type=e.type,
+                payload=bytes(e.payload),
+                visible_to=e.visible_to,
+                seat=e.seat,
+                command=present(e.command),
+                idempotency_key=e.idempotency_key,
+                recorded_at=datetime.fromisoformat(e.recorded_at),
+                prev_hash=e.prev_hash,
+                hash=e.hash,
+            )
             for e in record.events
         ]
         options = json_encoder.encode(codec.decode_options_json(bytes(header.options)))
         row = GameRow(
-            game_id=game_id, kind=header.kind, rules_version=header.rules_version, options=options,
-            players=header.players, seed=header.seed, seed_commitment=header.seed_commitment,
-            status="finished", version=header.version,
+            game_id=game_id,
+            kind=header.kind,
+            rules_version=header.rules_version,
+            options=options,
+            players=header.players,
+            seed=header.seed,
+            seed_commitment=header.seed_commitment,
+            status="finished",
+            version=header.version,
             last_hash=stored[-1].hash if stored else header.seed_commitment,
-            imported=True, created_at=now, updated_at=now,
-        )  # fmt: skip
+            imported=True,
+            created_at=now,
+            updated_at=now,
+        )
         await self.store.create_game(row, [None] * header.players, stored)
         return Imported(
-            game_id=game_id, kind=header.kind, version=header.version, imported_from=header.game_id,
+            game_id=game_id,
+            kind=header.kind,
+            version=header.version,
+            imported_from=header.game_id,
             verification=report,
         )

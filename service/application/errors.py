@@ -66,7 +66,7 @@ class InvalidCursor(Malformed):
 
 class InvalidPrecondition(Malformed):
     code = "invalid_precondition"
-    summary = "If-Match / If-None-Match must name a game version such as \"12\""
+    summary = 'If-Match / If-None-Match must name a game version such as "12"'
 
 
 class UnknownKind(NotFound):

@@ -55,7 +55,9 @@ _version_of = msgspec.json.Decoder(_Versioned)  # reads a stored answer's versio
 
 
 class Moves:
-    def __init__(self, states: States, store: EventStore, cache: SnapshotCache, clock: Clock = utcnow) -> None:
+    def __init__(
+        self, states: States, store: EventStore, cache: SnapshotCache, clock: Clock = utcnow
+    ) -> None:
         self.states = states
         self.store = store
         self.cache = cache
@@ -94,16 +96,22 @@ class Moves:
             status = "finished" if game.outcome(state) is not None else "active"
             now = record_time(self.clock)
             stored = seal(
-                game_id, loaded.version + 1, row.last_hash,
-                new_events(events, seat, body, idempotency_key), now, row.seed,
-            )  # fmt: skip
+                game_id,
+                loaded.version + 1,
+                row.last_hash,
+                new_events(events, seat, body, idempotency_key),
+                now,
+                row.seed,
+            )
             version = stored[-1].seq
             finished = status == "finished"
             answer = json_encoder.encode(
                 MoveResult(
                     version=version,
                     status=status,
-                    events=[envelope(codec, s, seat, finished, e) for s, e in zip(stored, events, strict=True)],
+                    events=[
+                        envelope(codec, s, seat, finished, e) for s, e in zip(stored, events, strict=True)
+                    ],
                 )
             )
             idem = None
@@ -111,7 +119,9 @@ class Moves:
                 idem = (idempotency_key, IdempotentResponse(seat, request_hash, 200, answer))
             epoch = self.states.epoch
             try:
-                await self.store.append(game_id, loaded.version, stored, status=status, now=now, idempotency=idem)
+                await self.store.append(
+                    game_id, loaded.version, stored, status=status, now=now, idempotency=idem
+                )
             except VersionConflict as conflict:
                 metrics.MOVE_RACES.inc()
                 if if_match is not None:

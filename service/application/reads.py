@@ -99,7 +99,9 @@ class Reads:
             if row.version == if_none_match:
                 return Encoded(row.version, None)
         loaded = await self.states.load(game_id)
-        return Encoded(loaded.version, json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id))))
+        return Encoded(
+            loaded.version, json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id)))
+        )
 
     async def legal_moves(self, game_id: str, seat: Seat | None) -> Encoded:
         """Every command *seat* may send now, encoded, and the version they are for."""
@@ -186,9 +188,14 @@ class Reads:
                 open_seats = [s for s, h in await self.store.seats(row.game_id) if h is None]
             summaries.append(
                 GameSummary(
-                    game_id=row.game_id, kind=row.kind, status=row.status, players=row.players,
-                    open_seats=open_seats, version=row.version, created_at=row.created_at.isoformat(),
-                )  # fmt: skip
+                    game_id=row.game_id,
+                    kind=row.kind,
+                    status=row.status,
+                    players=row.players,
+                    open_seats=open_seats,
+                    version=row.version,
+                    created_at=row.created_at.isoformat(),
+                )
             )
         next_cursor = f"{rows[-1].created_at.isoformat()}~{rows[-1].game_id}" if more and rows else None
         return GameList(games=summaries, next_cursor=next_cursor)

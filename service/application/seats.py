@@ -84,12 +84,20 @@ class Seats:
         stored = seal(game_id, 1, commitment, new_events(events, None, None, None), now, secret_seed)
         status = "active" if len(tokens) == players else "open"
         row = GameRow(
-            game_id=game_id, kind=kind, rules_version=game.rules_version,
-            options=json_encoder.encode(opts), players=players, seed=secret_seed,
-            seed_commitment=commitment, status=status, version=len(stored),
-            last_hash=stored[-1].hash if stored else commitment, imported=False,
-            created_at=now, updated_at=now,
-        )  # fmt: skip
+            game_id=game_id,
+            kind=kind,
+            rules_version=game.rules_version,
+            options=json_encoder.encode(opts),
+            players=players,
+            seed=secret_seed,
+            seed_commitment=commitment,
+            status=status,
+            version=len(stored),
+            last_hash=stored[-1].hash if stored else commitment,
+            imported=False,
+            created_at=now,
+            updated_at=now,
+        )
         hashes = [token_hash(tokens[s]) if s in tokens else None for s in range(players)]
         await self.store.create_game(row, hashes, stored)
         for seat, digest in enumerate(hashes):
@@ -97,10 +105,14 @@ class Seats:
                 self._remember_token(game_id, seat, digest)
         await self.cache.set(game_id, encode_snapshot(row.version, game.rules_version, state))
         return GameCreated(
-            game_id=game_id, kind=kind, status=status, version=row.version, players=players,
+            game_id=game_id,
+            kind=kind,
+            status=status,
+            version=row.version,
+            players=players,
             seed_commitment=commitment,
             tokens=[SeatToken(seat=s, token=t) for s, t in sorted(tokens.items())],
-        )  # fmt: skip
+        )
 
     async def join(self, game_id: str, seat: int) -> Joined:
         """Claim an open seat; the last claim starts the game."""
@@ -140,7 +152,11 @@ class Seats:
         """The seat *token* holds in the game, or :class:`InvalidToken`."""
         parts = token.split(".")
         # isdecimal and isascii: "²" is a digit to str.isdigit() but not to int().
-        if len(parts) != 3 or parts[0] != "ymn" or not (parts[1].isascii() and parts[1].isdecimal()):
+        if (
+            len(parts) != 3
+            or parts[0] != "ymn"
+            or not (parts[1].isascii() and parts[1].isdecimal() and len(parts[1]) < 5)
+        ):
             raise InvalidToken("expected 'Authorization: Bearer ymn.<seat>.<secret>'")
         seat = int(parts[1])
         expected = self._token_hashes.get((game_id, seat))

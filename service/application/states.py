@@ -130,13 +130,17 @@ class States:
                 base_version = snap.version
             if state is None:
                 newer = await self.store.events(game_id)
-        metrics.SNAPSHOTS.labels("miss" if snap is None else ("hit" if state is not None else "rejected")).inc()
+        metrics.SNAPSHOTS.labels(
+            "miss" if snap is None else ("hit" if state is not None else "rejected")
+        ).inc()
         if state is None:
             state = game.initial(codec.decode_options_json(row.options))
             base_version = 0
         state = game.fold(state, (codec.decode_event(e.payload) for e in newer))
         version = newer[-1].seq if newer else base_version
-        current = blob if snap is not None and base_version == snap.version else None  # the snapshot as accepted
+        current = (
+            blob if snap is not None and base_version == snap.version else None
+        )  # the snapshot as accepted
         if newer:
             current = encode_snapshot(version, game.rules_version, state)
             await self.cache.set(game_id, current)
@@ -167,10 +171,22 @@ class States:
         if len(self._recent) > RECENT_STATES:
             self._recent.popitem(last=False)
 
-    def remember_move(self, game_id: str, row: GameRow, version: int, last_hash: str, status: str,
-                      updated_at: Any, blob: bytes, epoch: int, state: Any) -> None:
+    def remember_move(
+        self,
+        game_id: str,
+        row: GameRow,
+        version: int,
+        last_hash: str,
+        status: str,
+        updated_at: Any,
+        blob: bytes,
+        epoch: int,
+        state: Any,
+    ) -> None:
         """Remember the state a move of this worker just appended."""
-        moved = msgspec.structs.replace(row, version=version, last_hash=last_hash, status=status, updated_at=updated_at)
+        moved = msgspec.structs.replace(
+            row, version=version, last_hash=last_hash, status=status, updated_at=updated_at
+        )
         self.remember(game_id, moved, blob, epoch, state)
 
     def recalled(self, game_id: str) -> Loaded | None:

@@ -328,7 +328,7 @@ def _process_identity(pid: int) -> str | None:
         except PermissionError:
             pass
         return f"{pid}:?"
-    except Exception:  # NoSuchProcess, AccessDenied, zombie...
+    except Exception:  # noqa: BLE001 - psutil's NoSuchProcess, AccessDenied, zombies...
         return None
 
 
@@ -348,7 +348,7 @@ def _is_postmaster_of(pid: int, pgdata: Path) -> bool:
             return Path(f"/proc/{pid}/comm").read_text().strip() == "postgres"
         except OSError:
             return False
-    except Exception:
+    except Exception:  # noqa: BLE001 - psutil's NoSuchProcess, AccessDenied...
         return False
 
 
@@ -380,7 +380,7 @@ def _parent(pid: int) -> int | None:
         import psutil
 
         return psutil.Process(pid).ppid()
-    except Exception:
+    except Exception:  # noqa: BLE001 - psutil's NoSuchProcess, AccessDenied...
         return None
 
 

@@ -82,7 +82,9 @@ def create_app(
             application.attach_board(board)
             await board.start()
         app.state.application = application
-        log.info("started", games=sorted(games), cache=the_cache.name, notices=board is not None and board.live)
+        log.info(
+            "started", games=sorted(games), cache=the_cache.name, notices=board is not None and board.live
+        )
         try:
             yield
         finally:

@@ -25,7 +25,8 @@ from ..application.seats import Seats
 GameId = Annotated[str, PathParameter(description="The game's id", max_length=64)]
 Authorization = Annotated[
     str | None,
-    HeaderParameter(name="Authorization",
+    HeaderParameter(
+        name="Authorization",
         description="`Bearer <seat token>`; omit to act as a spectator",
         required=False,
     ),
@@ -52,7 +53,9 @@ def provide_audit(state: State) -> Audit:
     return state.application.audit
 
 
-async def provide_caller(game_id: GameId, seats: NamedDependency[Seats], authorization: Authorization = None) -> Seat | None:
+async def provide_caller(
+    game_id: GameId, seats: NamedDependency[Seats], authorization: Authorization = None
+) -> Seat | None:
     """The seat the bearer token holds in this game; None for a spectator (no token)."""
     if not authorization:
         return None

@@ -19,6 +19,7 @@ from ..codec import tag_of
 
 REF = "#/components/schemas/"
 
+
 def _discriminate(node: Any, schemas: dict[str, Any]) -> None:
     if isinstance(node, dict):
         for key in ("oneOf", "anyOf"):
@@ -29,7 +30,11 @@ def _discriminate(node: Any, schemas: dict[str, Any]) -> None:
                 if all(isinstance(o, dict) and "$ref" in o for o in refs) and _tag_mapping(refs, schemas):
                     node[key] = [{"oneOf": refs}, {"type": "null"}]
                     options = None
-            if isinstance(options, list) and options and all(isinstance(o, dict) and "$ref" in o for o in options):
+            if (
+                isinstance(options, list)
+                and options
+                and all(isinstance(o, dict) and "$ref" in o for o in options)
+            ):
                 mapping = _tag_mapping(options, schemas)
                 if mapping is not None:
                     field, tags = mapping
@@ -91,7 +96,9 @@ def _short_names(doc: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
     for old, new in renames.items():
         text = text.replace(json.dumps(REF + old), json.dumps(REF + new))
     renamed = json.loads(text)
-    renamed["components"]["schemas"] = {renames.get(k, k): v for k, v in renamed["components"]["schemas"].items()}
+    renamed["components"]["schemas"] = {
+        renames.get(k, k): v for k, v in renamed["components"]["schemas"].items()
+    }
     for generic in GENERIC:
         if generic in renamed["components"]["schemas"]:
             renamed["components"]["schemas"][generic]["title"] = generic

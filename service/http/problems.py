@@ -101,7 +101,9 @@ def answer(request: Request, status: int, code: str, detail: str | None, **extra
         instance=request.url.path,
         **extra,
     )
-    return Response(content=json_encoder.encode(problem), status_code=status, media_type=PROBLEM, headers=headers)
+    return Response(
+        content=json_encoder.encode(problem), status_code=status, media_type=PROBLEM, headers=headers
+    )
 
 
 def _on_refusal(request: Request, exc: app.ApplicationError) -> Response:
@@ -170,7 +172,9 @@ EDGE = {
 }
 
 
-def problems(*refusals: type[app.ApplicationError] | type[Rules] | type[NotYourTurn]) -> dict[int, ResponseSpec]:
+def problems(
+    *refusals: type[app.ApplicationError] | type[Rules] | type[NotYourTurn],
+) -> dict[int, ResponseSpec]:
     """The problem responses of a handler: malformed input (400), the event store down (503),
     and each of *refusals* under its status, with its code and meaning."""
     lines: dict[int, list[str]] = {status: [text] for status, text in EDGE.items()}

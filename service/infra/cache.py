@@ -63,6 +63,7 @@ class SnapshotCache(Protocol):
     async def set(self, game_id: str, blob: bytes) -> None: ...
     async def set_and_announce(self, game_id: str, blob: bytes, version: int) -> None:
         """Write the snapshot and post the move's notice (:mod:`service.notices`), in one round trip."""
+
     async def delete(self, game_id: str) -> None: ...
     async def status(self) -> str: ...
     async def close(self) -> None: ...
@@ -123,7 +124,10 @@ class RedisSnapshotCache:
         self._gathering: _Batch | None = None
         self._in_flight: asyncio.Future | None = None
         self._client = aioredis.Redis.from_url(
-            url, socket_connect_timeout=0.5, socket_timeout=0.5, retry_on_timeout=False,
+            url,
+            socket_connect_timeout=0.5,
+            socket_timeout=0.5,
+            retry_on_timeout=False,
             health_check_interval=0,
         )
 

@@ -15,7 +15,10 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 HTTP_REQUESTS = Counter(
-    "yamen_http_requests", "HTTP requests answered, by method and status", ["method", "status"], registry=REGISTRY
+    "yamen_http_requests",
+    "HTTP requests answered, by method and status",
+    ["method", "status"],
+    registry=REGISTRY,
 )
 HTTP_SECONDS = Histogram(
     "yamen_http_request_seconds",
@@ -32,7 +35,9 @@ MOVE_SECONDS = Histogram(
     buckets=_LATENCY_BUCKETS,
     registry=REGISTRY,
 )
-MOVE_RACES = Counter("yamen_move_races", "Appends that lost a race on the expected version", registry=REGISTRY)
+MOVE_RACES = Counter(
+    "yamen_move_races", "Appends that lost a race on the expected version", registry=REGISTRY
+)
 SNAPSHOTS = Counter(
     "yamen_snapshots",
     "Snapshot lookups while loading a game, by result (hit, miss, rejected)",
@@ -48,7 +53,9 @@ APPENDS_BATCHED = Counter(
     registry=REGISTRY,
 )
 NOTICE_BATCHES = Counter(
-    "yamen_notice_batches", "Redis round trips that wrote snapshots and posted move notices", registry=REGISTRY
+    "yamen_notice_batches",
+    "Redis round trips that wrote snapshots and posted move notices",
+    registry=REGISTRY,
 )
 NOTICES = Counter(
     "yamen_notices", "Move notices posted (notices / batches = moves sharing a round trip)", registry=REGISTRY

@@ -57,7 +57,8 @@ class NoticeBoard:
         self.live = False
         """True while the subscription is confirmed and unbroken: memory may answer reads."""
         self.epoch = 0
-        """Moves on whenever notices may have been missed; a state remembered in another epoch is not trusted."""
+        """Moves on whenever notices may have been missed: a state remembered in another epoch is
+        not trusted."""
         self.announced: OrderedDict[str, int] = OrderedDict()
         self._sock: socket.socket | None = None
         self._reader = hiredis.Reader()
@@ -114,7 +115,9 @@ class NoticeBoard:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             address: object = parts.path
         else:
-            sock = socket.socket(socket.AF_INET6 if ":" in (parts.hostname or "") else socket.AF_INET, socket.SOCK_STREAM)
+            sock = socket.socket(
+                socket.AF_INET6 if ":" in (parts.hostname or "") else socket.AF_INET, socket.SOCK_STREAM
+            )
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             address = (parts.hostname or "127.0.0.1", parts.port or 6379)
         sock.setblocking(False)

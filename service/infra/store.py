@@ -88,25 +88,52 @@ _N_GAME = 13
 
 def _game(row: tuple) -> GameRow:
     return GameRow(
-        row[0], row[1], row[2], row[3].encode(), row[4], row[5], row[6], row[7], row[8], row[9],
-        row[10], row[11], row[12],
+        row[0],
+        row[1],
+        row[2],
+        row[3].encode(),
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        row[8],
+        row[9],
+        row[10],
+        row[11],
+        row[12],
     )
 
 
 def _event(row: tuple, offset: int = 0) -> StoredEvent:
     r = row[offset:]
     return StoredEvent(
-        game_id=r[0], seq=r[1], type=r[2], payload=r[3].encode(), visible_to=r[4], seat=r[5],
-        command=r[6].encode() if r[6] is not None else None, idempotency_key=r[7],
-        recorded_at=r[8], prev_hash=r[9], hash=r[10],
+        game_id=r[0],
+        seq=r[1],
+        type=r[2],
+        payload=r[3].encode(),
+        visible_to=r[4],
+        seat=r[5],
+        command=r[6].encode() if r[6] is not None else None,
+        idempotency_key=r[7],
+        recorded_at=r[8],
+        prev_hash=r[9],
+        hash=r[10],
     )
 
 
 def _event_params(e: StoredEvent) -> tuple:
     return (
-        e.game_id, e.seq, e.type, e.payload.decode(), e.visible_to, e.seat,
-        e.command.decode() if e.command is not None else None, e.idempotency_key, e.recorded_at,
-        e.prev_hash, e.hash,
+        e.game_id,
+        e.seq,
+        e.type,
+        e.payload.decode(),
+        e.visible_to,
+        e.seat,
+        e.command.decode() if e.command is not None else None,
+        e.idempotency_key,
+        e.recorded_at,
+        e.prev_hash,
+        e.hash,
     )
 
 
@@ -116,7 +143,9 @@ _INSERT_EVENT = (
 )
 
 
-_APPEND_ROW = "(%s, %s::bigint, %s, %s::json, %s::integer[], %s::integer, %s::json, %s, %s::timestamptz, %s, %s)"
+_APPEND_ROW = (
+    "(%s, %s::bigint, %s, %s::json, %s::integer[], %s::integer, %s::json, %s, %s::timestamptz, %s, %s)"
+)
 _append_statements: dict[tuple[int, bool], str] = {}
 
 
@@ -139,13 +168,15 @@ def append_statement(n_events: int, idempotency: bool) -> str:
     if sql is None:
         sql = (
             "WITH appended AS (INSERT INTO events (game_id, seq, type, payload, visible_to, seat, command,"
-            " idempotency_key, recorded_at, prev_hash, hash) VALUES " + ", ".join([_APPEND_ROW] * n_events) +
-            " RETURNING seq)"
+            " idempotency_key, recorded_at, prev_hash, hash) VALUES "
+            + ", ".join([_APPEND_ROW] * n_events)
+            + " RETURNING seq)"
         )
         if idempotency:
             sql += (
                 ", remembered AS (INSERT INTO idempotency (game_id, key, seat, request_hash, status_code,"
-                " response, created_at) VALUES (%s, %s, %s::integer, %s, %s::integer, %s::bytea, %s::timestamptz)"
+                " response, created_at) VALUES (%s, %s, %s::integer, %s, %s::integer, %s::bytea, "
+                "%s::timestamptz)"
                 " RETURNING 1)"
             )
         sql += (
@@ -164,7 +195,8 @@ BATCH_APPEND = (
     " r.idempotency_key, r.recorded_at, r.prev_hash, r.hash"
     " FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::text[], %s::text[], %s::integer[], %s::text[],"
     " %s::text[], %s::timestamptz[], %s::text[], %s::text[])"
-    " AS r(game_id, seq, type, payload, visible_to, seat, command, idempotency_key, recorded_at, prev_hash, hash)"
+    " AS r(game_id, seq, type, payload, visible_to, seat, command, idempotency_key, recorded_at, "
+    "prev_hash, hash)"
     " RETURNING game_id),"
     " moved AS (UPDATE games g SET version = m.version, last_hash = m.last_hash, status = m.status,"
     " updated_at = m.updated_at"
@@ -184,10 +216,16 @@ def _int_array(values: list[int] | None) -> str | None:
 
 
 def append_params_of(
-    game_id: str, expected_version: int, event_params: list[tuple], last_hash: str, status: str, now: datetime,
+    game_id: str,
+    expected_version: int,
+    event_params: list[tuple],
+    last_hash: str,
+    status: str,
+    now: datetime,
     idempotency_params: tuple | None = None,
 ) -> list:
-    """The parameters of :func:`append_statement`, in its order (event rows as :func:`_event_params` gives them)."""
+    """The parameters of :func:`append_statement`, in its order (event rows as :func:`_event_params`
+    gives them)."""
     params: list = []
     for e in event_params:
         params.extend(e)
@@ -207,18 +245,36 @@ class _Pending:
 
     __slots__ = ("answer", "game_id", "params", "rows", "sql", "update")
 
-    def __init__(self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple, answer: asyncio.Future) -> None:
-        self.game_id, self.sql, self.params, self.rows, self.update, self.answer = game_id, sql, params, rows, update, answer
+    def __init__(
+        self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple, answer: asyncio.Future
+    ) -> None:
+        self.game_id, self.sql, self.params, self.rows, self.update, self.answer = (
+            game_id,
+            sql,
+            params,
+            rows,
+            update,
+            answer,
+        )
 
 
 class EventStore:
     """Postgres-backed store of games, seats, events and idempotent responses."""
 
-    def __init__(self, url: str, *, min_size: int = 2, max_size: int = 16, batch_appends: bool = True) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        min_size: int = 2,
+        max_size: int = 16,
+        batch_appends: bool = True,
+        timeout: float = 10.0,
+    ) -> None:
         self.url = url
         self.batch_appends = batch_appends
         self._gathering: list[_Pending] | None = None
         self._batches_in_flight = 0
+        self._senders: set[asyncio.Task] = set()
         self.batches_sent = 0
         self.pool = AsyncConnectionPool(
             url,
@@ -226,7 +282,7 @@ class EventStore:
             max_size=max_size,
             open=False,
             kwargs={"autocommit": True},
-            timeout=10,
+            timeout=timeout,  # waiting longer for a pooled connection than this is "unavailable"
         )
 
     async def open(self) -> None:
@@ -288,7 +344,9 @@ class EventStore:
             await conn.execute("SELECT 1")
 
     # --- games --------------------------------------------------------------------------------
-    async def create_game(self, game: GameRow, token_hashes: list[str | None], events: list[StoredEvent]) -> None:
+    async def create_game(
+        self, game: GameRow, token_hashes: list[str | None], events: list[StoredEvent]
+    ) -> None:
         """Record a new game, its seats and its opening events in one transaction."""
         async with self.connection() as conn, conn.transaction():
             await conn.execute(
@@ -296,9 +354,19 @@ class EventStore:
                 " status, version, last_hash, imported, created_at, updated_at)"
                 " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (
-                    game.game_id, game.kind, game.rules_version, game.options.decode(), game.players,
-                    game.seed, game.seed_commitment, game.status, game.version, game.last_hash,
-                    game.imported, game.created_at, game.updated_at,
+                    game.game_id,
+                    game.kind,
+                    game.rules_version,
+                    game.options.decode(),
+                    game.players,
+                    game.seed,
+                    game.seed_commitment,
+                    game.status,
+                    game.version,
+                    game.last_hash,
+                    game.imported,
+                    game.created_at,
+                    game.updated_at,
                 ),
             )
             async with conn.cursor() as cur:
@@ -351,7 +419,8 @@ class EventStore:
         params.append(limit)
         async with self.connection() as conn:
             cur = await conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games g {clause} ORDER BY g.created_at DESC, g.game_id DESC LIMIT %s",
+                f"SELECT {_GAME_COLUMNS} FROM games g {clause} ORDER BY g.created_at DESC, g.game_id DESC "
+                "LIMIT %s",
                 params,
             )
             return [_game(r) for r in await cur.fetchall()]
@@ -359,12 +428,16 @@ class EventStore:
     # --- seats --------------------------------------------------------------------------------
     async def seats(self, game_id: str) -> list[tuple[int, str | None]]:
         async with self.connection() as conn:
-            cur = await conn.execute("SELECT seat, token_hash FROM seats WHERE game_id = %s ORDER BY seat", (game_id,))
+            cur = await conn.execute(
+                "SELECT seat, token_hash FROM seats WHERE game_id = %s ORDER BY seat", (game_id,)
+            )
             return [(r[0], r[1]) for r in await cur.fetchall()]
 
     async def seat_token_hash(self, game_id: str, seat: int) -> str | None:
         async with self.connection() as conn:
-            cur = await conn.execute("SELECT token_hash FROM seats WHERE game_id = %s AND seat = %s", (game_id, seat))
+            cur = await conn.execute(
+                "SELECT token_hash FROM seats WHERE game_id = %s AND seat = %s", (game_id, seat)
+            )
             row = await cur.fetchone()
         return row[0] if row else None
 
@@ -447,17 +520,25 @@ class EventStore:
                 raise DuplicateIdempotencyKey(str(exc)) from exc
             return None  # the primary key decided the race: another command was appended first
 
-    async def _in_batch(self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple) -> tuple | None:
+    async def _in_batch(
+        self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple
+    ) -> tuple | None:
         loop = asyncio.get_running_loop()
         batch = self._gathering
         if batch is None:
             batch = self._gathering = []
             if self._batches_in_flight < MAX_BATCHES_IN_FLIGHT:
                 self._batches_in_flight += 1
-                loop.create_task(self._send_batches())
+                self._start_sender()
         pending = _Pending(game_id, sql, params, rows, update, loop.create_future())
         batch.append(pending)
         return await pending.answer
+
+    def _start_sender(self) -> None:
+        # The loop keeps only a weak reference to a task: hold one until it is done.
+        task = asyncio.get_running_loop().create_task(self._send_batches())
+        self._senders.add(task)
+        task.add_done_callback(self._senders.discard)
 
     async def _send_batches(self) -> None:
         try:
@@ -497,7 +578,7 @@ class EventStore:
             self._batches_in_flight -= 1
             if self._gathering and self._batches_in_flight < MAX_BATCHES_IN_FLIGHT:
                 self._batches_in_flight += 1
-                asyncio.get_running_loop().create_task(self._send_batches())
+                self._start_sender()
 
     async def _send_batch(self, batch: list[_Pending]) -> list[tuple | None]:
         self.batches_sent += 1
@@ -530,7 +611,9 @@ class EventStore:
             row = await cur.fetchone()
         return row[0] if row else 0
 
-    async def events(self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[StoredEvent]:
+    async def events(
+        self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[StoredEvent]:
         sql = f"SELECT {_EVENT_COLUMNS} FROM events e WHERE e.game_id = %s AND e.seq > %s"
         params: list = [game_id, after]
         if upto is not None:
@@ -558,7 +641,8 @@ class EventStore:
     async def idempotent_response(self, game_id: str, key: str) -> IdempotentResponse | None:
         async with self.connection() as conn:
             cur = await conn.execute(
-                "SELECT seat, request_hash, status_code, response FROM idempotency WHERE game_id = %s AND key = %s",
+                "SELECT seat, request_hash, status_code, response FROM idempotency WHERE game_id = %s AND "
+                "key = %s",
                 (game_id, key),
             )
             row = await cur.fetchone()

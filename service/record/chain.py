@@ -99,15 +99,29 @@ def seal(
     for offset, event in enumerate(events):
         seq = first_seq + offset
         digest = chain_hash(
-            prev_hash, seq, event.type, payload_digest(event.payload, event.visible_to, seed, seq),
-            event.visible_to, event.seat, event.command, event.idempotency_key, recorded_at,
+            prev_hash,
+            seq,
+            event.type,
+            payload_digest(event.payload, event.visible_to, seed, seq),
+            event.visible_to,
+            event.seat,
+            event.command,
+            event.idempotency_key,
+            recorded_at,
         )
         out.append(
             StoredEvent(
-                game_id=game_id, seq=seq, type=event.type, payload=event.payload,
-                visible_to=event.visible_to, seat=event.seat, command=event.command,
-                idempotency_key=event.idempotency_key, recorded_at=recorded_at,
-                prev_hash=prev_hash, hash=digest,
+                game_id=game_id,
+                seq=seq,
+                type=event.type,
+                payload=event.payload,
+                visible_to=event.visible_to,
+                seat=event.seat,
+                command=event.command,
+                idempotency_key=event.idempotency_key,
+                recorded_at=recorded_at,
+                prev_hash=prev_hash,
+                hash=digest,
             )
         )
         prev_hash = digest
@@ -122,9 +136,15 @@ def first_broken_link(seed_commitment: str, events: list[StoredEvent], seed: str
         if event.seq != expected_seq or event.prev_hash != prev:
             return expected_seq
         digest = chain_hash(
-            prev, event.seq, event.type,
-            payload_digest(event.payload, event.visible_to, seed, event.seq), event.visible_to,
-            event.seat, event.command, event.idempotency_key, event.recorded_at,
+            prev,
+            event.seq,
+            event.type,
+            payload_digest(event.payload, event.visible_to, seed, event.seq),
+            event.visible_to,
+            event.seat,
+            event.command,
+            event.idempotency_key,
+            event.recorded_at,
         )
         if digest != event.hash:
             return event.seq

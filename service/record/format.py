@@ -85,6 +85,7 @@ class RecordFooter(msgspec.Struct, kw_only=True, tag_field="record", tag="footer
 RecordLine = RecordHeader | RecordEvent | RecordFooter
 _line_decoder = msgspec.json.Decoder(RecordLine)
 
+
 class RecordError(ValueError):
     """The record cannot be read at all (not NDJSON, no header, unknown kind)."""
 
@@ -108,10 +109,15 @@ async def export_lines(
     state = game.initial(codec.decode_options_json(bytes(header.options))) if revealed else None
     async for stored in events:
         line = RecordEvent(
-            seq=stored.seq, type=stored.type, visible_to=stored.visible_to, seat=stored.seat,
+            seq=stored.seq,
+            type=stored.type,
+            visible_to=stored.visible_to,
+            seat=stored.seat,
             command=msgspec.Raw(stored.command) if stored.command is not None else NULL,
-            idempotency_key=stored.idempotency_key, recorded_at=timestamp(stored.recorded_at),
-            prev_hash=stored.prev_hash, hash=stored.hash,
+            idempotency_key=stored.idempotency_key,
+            recorded_at=timestamp(stored.recorded_at),
+            prev_hash=stored.prev_hash,
+            hash=stored.hash,
         )
         event = codec.decode_event(stored.payload)
         hidden = stored.visible_to is not None and not revealed
@@ -128,13 +134,16 @@ async def export_lines(
         yield json_encoder.encode(line) + b"\n"
     if state is not None:
         outcome = game.outcome(state)
-        yield json_encoder.encode(
-            RecordFooter(
-                version=header.version,
-                state_sha256=state_digest(state),
-                outcome=msgspec.Raw(json_encoder.encode(outcome)) if outcome is not None else NULL,
+        yield (
+            json_encoder.encode(
+                RecordFooter(
+                    version=header.version,
+                    state_sha256=state_digest(state),
+                    outcome=msgspec.Raw(json_encoder.encode(outcome)) if outcome is not None else NULL,
+                )
             )
-        ) + b"\n"
+            + b"\n"
+        )
 
 
 # --- reading --------------------------------------------------------------------------------------
@@ -172,8 +181,7 @@ def read_record(lines: Iterable[bytes]) -> Record:
         raise RecordError(f"record format {header.format} is not supported (expected {FORMAT})")
     return Record(header, events, footer)
 
+
 def iter_file_lines(path: str) -> Iterator[bytes]:
     with open(path, "rb") as handle:
         yield from handle
-
-

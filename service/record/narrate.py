@@ -27,7 +27,9 @@ def narrate(record: Record, games: dict[str, Game]) -> Iterator[str]:
     options = codec.decode_options_json(bytes(header.options))
     yield f"{game.title} — game {header.game_id}, {header.players} players, rules {header.rules_version}"
     yield f"options: {msgspec.json.encode(options).decode()}"
-    yield f"seed commitment: {header.seed_commitment}" + (f" (seed revealed: {header.seed})" if header.seed else "")
+    yield f"seed commitment: {header.seed_commitment}" + (
+        f" (seed revealed: {header.seed})" if header.seed else ""
+    )
     state = game.initial(options)
     describe = game.describe
     for line in record.events:
@@ -58,4 +60,5 @@ def narrate(record: Record, games: dict[str, Game]) -> Iterator[str]:
             for score in sorted(outcome.scores, key=lambda s: s.rank):
                 parts = ", ".join(f"{k} {v}" for k, v in score.breakdown.items())
                 yield f"  #{score.rank} seat {score.seat}: {score.score}" + (f" ({parts})" if parts else "")
-            yield f"Winner{'s' if len(outcome.winners) > 1 else ''}: {', '.join(f'seat {w}' for w in outcome.winners)}"
+            winners = ", ".join(f"seat {w}" for w in outcome.winners)
+            yield f"Winner{'s' if len(outcome.winners) > 1 else ''}: {winners}"

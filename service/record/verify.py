@@ -48,7 +48,8 @@ def verify(record: Record, games: dict[str, Game], *, seed: str | None = None) -
         raise RecordError(f"unknown game kind {header.kind!r}")
     if header.rules_version != game.rules_version:
         raise RecordError(
-            f"the record was played under rules {header.rules_version}; this build judges {game.rules_version}"
+            f"the record was played under rules {header.rules_version}; this build judges "
+            f"{game.rules_version}"
         )
     codec = GameCodec(game)
     seed = seed if seed is not None else header.seed
@@ -71,27 +72,60 @@ def _check_chain(record: Record, seed: str | None) -> Check:
     prev = record.header.seed_commitment
     for expected_seq, line in enumerate(record.events, start=1):
         if line.seq != expected_seq or line.prev_hash != prev:
-            return Check(name="chain", status="failed", first_bad_seq=expected_seq, detail="an event is missing, moved or re-linked")
+            return Check(
+                name="chain",
+                status="failed",
+                first_bad_seq=expected_seq,
+                detail="an event is missing, moved or re-linked",
+            )
         payload = present(line.payload)
         if payload is not None and (line.visible_to is None or seed is not None):
             digest = payload_digest(payload, line.visible_to, seed, line.seq)
             if line.payload_digest is not None and line.payload_digest != digest:
-                return Check(name="chain", status="failed", first_bad_seq=line.seq, detail="the payload does not match its digest")
+                return Check(
+                    name="chain",
+                    status="failed",
+                    first_bad_seq=line.seq,
+                    detail="the payload does not match its digest",
+                )
         elif line.payload_digest is not None:
             digest = line.payload_digest
         else:
-            return Check(name="chain", status="failed", first_bad_seq=line.seq, detail="a hidden event without its digest")
+            return Check(
+                name="chain",
+                status="failed",
+                first_bad_seq=line.seq,
+                detail="a hidden event without its digest",
+            )
         computed = chain_hash(
-            prev, line.seq, line.type, digest, line.visible_to, line.seat,
-            present(line.command), line.idempotency_key,
+            prev,
+            line.seq,
+            line.type,
+            digest,
+            line.visible_to,
+            line.seat,
+            present(line.command),
+            line.idempotency_key,
             datetime.fromisoformat(line.recorded_at),
         )
         if computed != line.hash:
-            return Check(name="chain", status="failed", first_bad_seq=line.seq, detail="the hash does not match the event")
+            return Check(
+                name="chain",
+                status="failed",
+                first_bad_seq=line.seq,
+                detail="the hash does not match the event",
+            )
         prev = computed
     if record.events and record.events[-1].seq != record.header.version:
-        return Check(name="chain", status="failed", first_bad_seq=record.events[-1].seq + 1, detail="the record ends early")
-    return Check(name="chain", status="passed", detail=f"{len(record.events)} events chained to the seed commitment")
+        return Check(
+            name="chain",
+            status="failed",
+            first_bad_seq=record.events[-1].seq + 1,
+            detail="the record ends early",
+        )
+    return Check(
+        name="chain", status="passed", detail=f"{len(record.events)} events chained to the seed commitment"
+    )
 
 
 def _decoded_events(record: Record, codec: GameCodec) -> tuple[list[Event], int | None]:
@@ -111,24 +145,45 @@ def _check_fold(record: Record, game: Game, codec: GameCodec) -> Check:
     events, hidden_at = _decoded_events(record, codec)
     if hidden_at is not None:
         if present(record.events[hidden_at - 1].payload) is None:
-            return Check(name="fold", status="skipped", detail=f"event {hidden_at} is hidden from this record's reader")
-        return Check(name="fold", status="failed", first_bad_seq=hidden_at, detail="the payload is not an event of this game")
+            return Check(
+                name="fold", status="skipped", detail=f"event {hidden_at} is hidden from this record's reader"
+            )
+        return Check(
+            name="fold",
+            status="failed",
+            first_bad_seq=hidden_at,
+            detail="the payload is not an event of this game",
+        )
     if record.footer is None:
-        return Check(name="fold", status="skipped", detail="the record has no final state (the game is still running)")
+        return Check(
+            name="fold", status="skipped", detail="the record has no final state (the game is still running)"
+        )
     try:
         state = game.initial(codec.decode_options_json(bytes(record.header.options)))
-        for seq, event in enumerate(events, start=1):
+        seq = 0
+        for seq, event in enumerate(events, start=1):  # noqa: B007 - the seq that failed is reported
             state = game.evolve(state, event)
-    except Exception as exc:  # a corrupt record must be reported, not crash the verifier
-        return Check(name="fold", status="failed", first_bad_seq=seq, detail=f"folding failed: {type(exc).__name__}")
+    except Exception as exc:  # noqa: BLE001 - a corrupt record is reported, never crashes the verifier
+        return Check(
+            name="fold", status="failed", first_bad_seq=seq, detail=f"folding failed: {type(exc).__name__}"
+        )
     if state_digest(state) != record.footer.state_sha256:
-        return Check(name="fold", status="failed", first_bad_seq=record.header.version, detail="the folded state differs from the recorded final state")
+        return Check(
+            name="fold",
+            status="failed",
+            first_bad_seq=record.header.version,
+            detail="the folded state differs from the recorded final state",
+        )
     outcome = game.outcome(state)
     outcome_blob = present(record.footer.outcome)
     recorded = msgspec.json.decode(outcome_blob) if outcome_blob is not None else None
     if msgspec.to_builtins(outcome) != recorded:
-        return Check(name="fold", status="failed", first_bad_seq=record.header.version, detail="the outcome differs")
-    return Check(name="fold", status="passed", detail="the events fold to the recorded final state and outcome")
+        return Check(
+            name="fold", status="failed", first_bad_seq=record.header.version, detail="the outcome differs"
+        )
+    return Check(
+        name="fold", status="passed", detail="the events fold to the recorded final state and outcome"
+    )
 
 
 def _check_replay(record: Record, game: Game, codec: GameCodec, seed: str | None) -> Check:
@@ -136,7 +191,9 @@ def _check_replay(record: Record, game: Game, codec: GameCodec, seed: str | None
         return Check(name="replay", status="skipped", detail="the seed is revealed when the game ends")
     events, hidden_at = _decoded_events(record, codec)
     if hidden_at is not None:
-        return Check(name="replay", status="skipped", detail=f"event {hidden_at} is hidden from this record's reader")
+        return Check(
+            name="replay", status="skipped", detail=f"event {hidden_at} is hidden from this record's reader"
+        )
     options = codec.decode_options_json(bytes(record.header.options))
     try:
         state, opening = game.start(options, seed)
@@ -144,26 +201,55 @@ def _check_replay(record: Record, game: Game, codec: GameCodec, seed: str | None
         return Check(name="replay", status="failed", first_bad_seq=1, detail=f"setup refused: {exc.code}")
     mismatch = _first_difference(opening, events, 0)
     if mismatch is not None:
-        return Check(name="replay", status="failed", first_bad_seq=mismatch, detail="setup does not reproduce the opening events")
+        return Check(
+            name="replay",
+            status="failed",
+            first_bad_seq=mismatch,
+            detail="setup does not reproduce the opening events",
+        )
     position = len(opening)
     while position < len(events):
         line = record.events[position]
         command_blob = present(line.command)
         if command_blob is None or line.seat is None:
-            return Check(name="replay", status="failed", first_bad_seq=line.seq, detail="an event without the command that caused it")
+            return Check(
+                name="replay",
+                status="failed",
+                first_bad_seq=line.seq,
+                detail="an event without the command that caused it",
+            )
         try:
             command = codec.command_decoder.decode(command_blob)
             produced = game.decide(state, line.seat, command, Rng(seed, position))
         except (msgspec.DecodeError, msgspec.ValidationError):
-            return Check(name="replay", status="failed", first_bad_seq=line.seq, detail="the recorded command does not decode")
+            return Check(
+                name="replay",
+                status="failed",
+                first_bad_seq=line.seq,
+                detail="the recorded command does not decode",
+            )
         except RuleViolation as exc:
-            return Check(name="replay", status="failed", first_bad_seq=line.seq, detail=f"the rules refuse the recorded command: {exc.code}")
+            return Check(
+                name="replay",
+                status="failed",
+                first_bad_seq=line.seq,
+                detail=f"the rules refuse the recorded command: {exc.code}",
+            )
         mismatch = _first_difference(produced, events, position)
         if mismatch is not None:
-            return Check(name="replay", status="failed", first_bad_seq=mismatch, detail="the command does not produce the recorded events")
+            return Check(
+                name="replay",
+                status="failed",
+                first_bad_seq=mismatch,
+                detail="the command does not produce the recorded events",
+            )
         state = game.fold(state, produced)
         position += len(produced)
-    return Check(name="replay", status="passed", detail=f"{len(events) - len(opening)} command events reproduced by decide")
+    return Check(
+        name="replay",
+        status="passed",
+        detail=f"{len(events) - len(opening)} command events reproduced by decide",
+    )
 
 
 def _first_difference(produced: list[Event], recorded: list[Event], offset: int) -> int | None:
@@ -179,11 +265,19 @@ def _check_seed(record: Record, game: Game, codec: GameCodec, seed: str | None) 
     if header.seed is None:
         return Check(name="seed", status="skipped", detail="the seed is revealed when the game ends")
     if seed_commitment(header.seed) != header.seed_commitment:
-        return Check(name="seed", status="failed", first_bad_seq=1, detail="the seed does not match its commitment")
-    events, hidden_at = _decoded_events(record, codec)
+        return Check(
+            name="seed", status="failed", first_bad_seq=1, detail="the seed does not match its commitment"
+        )
+    events, _hidden_at = _decoded_events(record, codec)
     _, opening = game.start(codec.decode_options_json(bytes(header.options)), header.seed)
     mismatch = _first_difference(opening, events, 0)
     if mismatch is not None:
-        return Check(name="seed", status="failed", first_bad_seq=mismatch, detail="the setup's draws did not come from the seed")
-    return Check(name="seed", status="passed", detail="the seed matches its commitment and produced every draw")
-
+        return Check(
+            name="seed",
+            status="failed",
+            first_bad_seq=mismatch,
+            detail="the setup's draws did not come from the seed",
+        )
+    return Check(
+        name="seed", status="passed", detail="the seed matches its commitment and produced every draw"
+    )

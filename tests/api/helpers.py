@@ -9,7 +9,9 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-async def create(client, kind: str, options: dict[str, Any] | None = None, *, seed: str | None = "api-test", take="all") -> dict:
+async def create(
+    client, kind: str, options: dict[str, Any] | None = None, *, seed: str | None = "api-test", take="all"
+) -> dict:
     body: dict[str, Any] = {"kind": kind, "options": options or {}, "take_seats": take}
     if seed is not None:
         body["seed"] = seed
@@ -18,7 +20,9 @@ async def create(client, kind: str, options: dict[str, Any] | None = None, *, se
     return response.json()
 
 
-async def play_to_end(client, game_id: str, tokens: dict[int, str], *, choose=None, max_moves: int = 20_000) -> dict:
+async def play_to_end(
+    client, game_id: str, tokens: dict[int, str], *, choose=None, max_moves: int = 20_000
+) -> dict:
     """Play a whole game over HTTP, each seat choosing among the legal moves it is given."""
     import random
 
@@ -34,7 +38,8 @@ async def play_to_end(client, game_id: str, tokens: dict[int, str], *, choose=No
         assert legal["moves"], f"seat {seat} must act but has no legal move"
         move = choose(legal["moves"]) if choose else legal["moves"][rng.randrange(len(legal["moves"]))]
         response = await client.post(
-            f"/v1/games/{game_id}/moves", json=move,
+            f"/v1/games/{game_id}/moves",
+            json=move,
             headers={**bearer(tokens[seat]), "If-Match": f'"{legal["version"]}"'},
         )
         assert response.status_code == 200, response.text

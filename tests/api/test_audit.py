@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-
-import msgspec
-import pytest
 
 from service.record.format import read_record
 from service.record.verify import verify
-from tests.golden.tamper import rechain as _rechain
 from tests.api.helpers import bearer, create, play_to_end
 from tests.conftest import test_games
+from tests.golden.tamper import rechain as _rechain
 
 
 async def _finished_record(client, players=3, seed="audit-seed") -> tuple[str, list[bytes]]:
@@ -46,7 +42,7 @@ async def test_a_running_game_record_is_redacted_but_its_chain_verifies(client):
         assert "running-seed" not in text
         record = read_record(text.encode().splitlines())
         assert record.header.seed is None and record.footer is None
-        drawn = [e for e in record.events if e.type == "bluff.CardDrawn"][0]
+        drawn = next(e for e in record.events if e.type == "bluff.CardDrawn")
         if seat == 0:
             assert json.loads(bytes(drawn.payload))["card"] == mine
         else:
@@ -59,7 +55,7 @@ async def test_a_running_game_record_is_redacted_but_its_chain_verifies(client):
 async def test_tampering_is_caught_at_the_right_seq(client):
     _, lines = await _finished_record(client, seed="tamper-seed")
     games = test_games()
-    events = [json.loads(l) for l in lines[1:-1]]
+    events = [json.loads(line) for line in lines[1:-1]]
 
     # 1. An event's payload edited: the chain breaks there.
     target = next(e["seq"] for e in events if e["type"] == "bluff.Staked")
@@ -100,7 +96,9 @@ async def test_tampering_is_caught_at_the_right_seq(client):
 
 async def test_import_stores_a_verified_record_as_a_new_game(client):
     original, lines = await _finished_record(client, seed="import-seed")
-    response = await client.post("/v1/games/import", content=b"\n".join(lines), headers={"content-type": "application/x-ndjson"})
+    response = await client.post(
+        "/v1/games/import", content=b"\n".join(lines), headers={"content-type": "application/x-ndjson"}
+    )
     assert response.status_code == 201, response.text
     imported = response.json()
     assert imported["imported_from"] == original and imported["game_id"] != original
@@ -112,10 +110,14 @@ async def test_import_stores_a_verified_record_as_a_new_game(client):
     line = json.loads(bad[3])
     line["recorded_at"] = "2001-01-01T00:00:00.000000+00:00"
     bad[3] = json.dumps(line).encode()
-    refused = await client.post("/v1/games/import", content=b"\n".join(bad), headers={"content-type": "application/x-ndjson"})
+    refused = await client.post(
+        "/v1/games/import", content=b"\n".join(bad), headers={"content-type": "application/x-ndjson"}
+    )
     assert refused.status_code == 422 and refused.json()["code"] == "record_does_not_verify"
     assert "chain" in refused.json()["detail"] and "seq 3" in refused.json()["detail"]
-    garbage = await client.post("/v1/games/import", content=b"not a record", headers={"content-type": "application/x-ndjson"})
+    garbage = await client.post(
+        "/v1/games/import", content=b"not a record", headers={"content-type": "application/x-ndjson"}
+    )
     assert garbage.status_code == 422 and garbage.json()["code"] == "invalid_record"
 
 

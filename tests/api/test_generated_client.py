@@ -19,9 +19,22 @@ def _generate(tmp: pathlib.Path):
     out = tmp / "yamen_models.py"
     codegen = pathlib.Path(sys.executable).with_name("datamodel-codegen")
     subprocess.run(
-        [str(codegen), "--input", str(OPENAPI), "--input-file-type", "openapi", "--output", str(out),
-         "--output-model-type", "msgspec.Struct", "--use-msgspec-tagged-unions", "--formatters", "builtin"],
-        check=True, capture_output=True,
+        [
+            str(codegen),
+            "--input",
+            str(OPENAPI),
+            "--input-file-type",
+            "openapi",
+            "--output",
+            str(out),
+            "--output-model-type",
+            "msgspec.Struct",
+            "--use-msgspec-tagged-unions",
+            "--formatters",
+            "builtin",
+        ],
+        check=True,
+        capture_output=True,
     )
     spec = importlib.util.spec_from_file_location("yamen_models", out)
     module = importlib.util.module_from_spec(spec)
@@ -36,19 +49,32 @@ async def test_generated_models_decode_live_answers(client, tmp_path):
         created = await create(client, kind, {"players": players})
         game_id = created["game_id"]
         token = created["tokens"][0]["token"]
-        document = msgspec.json.decode((await client.get(f"/v1/games/{game_id}", headers=bearer(token))).content, type=models.GameDocument)
+        document = msgspec.json.decode(
+            (await client.get(f"/v1/games/{game_id}", headers=bearer(token))).content,
+            type=models.GameDocument,
+        )
         assert type(document.view).__name__.lower() == f"{kind}view"
         seat = document.to_act[0]
         seat_token = created["tokens"][seat]["token"]
         legal = msgspec.json.decode(
-            (await client.get(f"/v1/games/{game_id}/legal-moves", headers=bearer(seat_token))).content, type=models.LegalMoves
+            (await client.get(f"/v1/games/{game_id}/legal-moves", headers=bearer(seat_token))).content,
+            type=models.LegalMoves,
         )
         assert legal.moves and all(type(m).__struct_config__.tag.startswith(f"{kind}.") for m in legal.moves)
         # The generated command round-trips into a move the service accepts.
         body = msgspec.json.encode(legal.moves[0])
-        answer = await client.post(f"/v1/games/{game_id}/moves", content=body, headers={**bearer(seat_token), "content-type": "application/json"})
+        answer = await client.post(
+            f"/v1/games/{game_id}/moves",
+            content=body,
+            headers={**bearer(seat_token), "content-type": "application/json"},
+        )
         assert answer.status_code == 200, answer.text
         result = msgspec.json.decode(answer.content, type=models.MoveResult)
-        assert result.events and all(e.event is None or type(e.event).__struct_config__.tag.startswith(f"{kind}.") for e in result.events)
-        history = msgspec.json.decode((await client.get(f"/v1/games/{game_id}/events")).content, type=models.History)
+        assert result.events and all(
+            e.event is None or type(e.event).__struct_config__.tag.startswith(f"{kind}.")
+            for e in result.events
+        )
+        history = msgspec.json.decode(
+            (await client.get(f"/v1/games/{game_id}/events")).content, type=models.History
+        )
         assert len(history.events) == result.version

@@ -14,7 +14,9 @@ COMMITTED = pathlib.Path(__file__).resolve().parents[2] / "openapi" / "openapi.j
 
 def test_committed_document_matches_the_app():
     assert COMMITTED.exists(), "run `yamen openapi` to write openapi/openapi.json"
-    assert COMMITTED.read_bytes() == render_openapi(), "the API changed: run `yamen openapi` and commit the result"
+    assert COMMITTED.read_bytes() == render_openapi(), (
+        "the API changed: run `yamen openapi` and commit the result"
+    )
 
 
 def test_document_is_valid_openapi():
@@ -47,8 +49,8 @@ def _unions(node, found):
 
 def test_every_tagged_union_has_a_discriminator():
     # Checked on the test app too, whose games include the fixture's commands and events.
-    from service.settings import Settings
     from service.http.app import create_app
+    from service.settings import Settings
     from tests.conftest import test_games
 
     app = create_app(test_games(), settings=Settings(None, None, "json", False, 1))
@@ -59,8 +61,26 @@ def test_every_tagged_union_has_a_discriminator():
     for union in unions:
         assert union.get("discriminator", {}).get("propertyName") in ("type", "kind"), union
         assert set(union["discriminator"]["mapping"].values()) == {o["$ref"] for o in union["oneOf"]}
-    body = document["paths"]["/v1/games/{game_id}/moves"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    body = document["paths"]["/v1/games/{game_id}/moves"]["post"]["requestBody"]["content"][
+        "application/json"
+    ]["schema"]
     assert body == {"$ref": "#/components/schemas/Command"}
     assert "bluff.Claim" in document["components"]["schemas"]["Command"]["discriminator"]["mapping"]
     assert "bluff.CardDrawn" in document["components"]["schemas"]["Event"]["discriminator"]["mapping"]
     assert document["components"]["schemas"]["View"]["discriminator"]["propertyName"] == "kind"
+
+
+def test_every_operation_documents_its_problem_codes():
+    """Each status a handler declares lists its codes, so a client can switch on `code`."""
+    doc = json.loads(COMMITTED.read_text())
+    for path, item in doc["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                if status.startswith(("4", "5")) and "application/problem+json" in response.get(
+                    "content", {}
+                ):
+                    assert "`" in response["description"], (method, path, status, response["description"])
+    moves = doc["paths"]["/v1/games/{game_id}/moves"]["post"]["responses"]
+    assert "`version_mismatch`" in moves["412"]["description"]
+    assert "`not_your_turn`" in moves["403"]["description"]
+    assert "`store_unavailable`" in moves["503"]["description"]

@@ -9,7 +9,11 @@ import pytest
 from domain.registry import production_games
 from tests.api.helpers import create, play_to_end
 
-CASES = [(kind, {"players": players}) for kind, game in sorted(production_games().items()) for players in game.player_counts]
+CASES = [
+    (kind, {"players": players})
+    for kind, game in sorted(production_games().items())
+    for players in game.player_counts
+]
 CASES += [
     ("jiangnan", {"players": 4, "chapter": 6}),
     ("jiangnan", {"players": 1, "difficulty": "inferno"}),
@@ -26,7 +30,7 @@ def _id(case) -> str:
 @pytest.mark.parametrize(("kind", "options"), CASES, ids=[_id(c) for c in CASES])
 async def test_full_game_over_http(client, kind, options):
     game = production_games()[kind]
-    players = options["players"]
+    options["players"]
     created = await create(client, kind, options, seed=f"http-{_id((kind, options))}")
     tokens = {t["seat"]: t["token"] for t in created["tokens"]}
     final = await play_to_end(client, created["game_id"], tokens)
@@ -36,7 +40,12 @@ async def test_full_game_over_http(client, kind, options):
     history = (await client.get(f"/v1/games/{created['game_id']}/events", params={"limit": 1000})).json()
     events = list(history["events"])
     while history["next_after"] is not None:
-        history = (await client.get(f"/v1/games/{created['game_id']}/events", params={"after": history["next_after"], "limit": 1000})).json()
+        history = (
+            await client.get(
+                f"/v1/games/{created['game_id']}/events",
+                params={"after": history["next_after"], "limit": 1000},
+            )
+        ).json()
         events.extend(history["events"])
     from domain.kernel import union_of
 

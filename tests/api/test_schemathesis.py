@@ -9,15 +9,16 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from litestar.testing import TestClient
+from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
-from schemathesis.checks import not_a_server_error
 
 from tests.conftest import PG_ADMIN, REDIS_URL, make_app, test_games
+
 
 @schemathesis.serializer("application/x-ndjson")
 def _ndjson(ctx, value):
@@ -28,7 +29,13 @@ def _ndjson(ctx, value):
 _app_for_schema = make_app(PG_ADMIN, REDIS_URL, test_games())
 schema = schemathesis.openapi.from_dict(_app_for_schema.state.openapi_document(_app_for_schema))
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance, response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +43,9 @@ def http(database_url, redis_url):
     with TestClient(app=make_app(database_url, redis_url)) as client:
         games = []
         for kind, players in (("bluff", 2), ("yangtze", 2), ("pingyao", 3), ("jiangnan", 3)):
-            created = client.post("/v1/games", json={"kind": kind, "options": {"players": players}, "seed": "st"}).json()
+            created = client.post(
+                "/v1/games", json={"kind": kind, "options": {"players": players}, "seed": "st"}
+            ).json()
             games.append((created["game_id"], created["tokens"][0]["token"]))
         client.known_games = games  # type: ignore[attr-defined]
         yield client
@@ -57,5 +66,7 @@ def test_every_operation_conforms(case, http):
     kwargs["headers"] = {**headers, **(kwargs.get("headers") or {})}
     if "data" in kwargs:
         kwargs["content"] = kwargs.pop("data")
-    response = http.request(**{k: v for k, v in kwargs.items() if k in ("method", "url", "headers", "params", "json", "content")})
+    response = http.request(
+        **{k: v for k, v in kwargs.items() if k in ("method", "url", "headers", "params", "json", "content")}
+    )
     case.validate_response(response, checks=CHECKS)

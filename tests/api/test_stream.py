@@ -56,7 +56,11 @@ def live_server(database_url, redis_url):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(make_app(database_url, redis_url), host="127.0.0.1", port=port, log_config=None, access_log=False))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            make_app(database_url, redis_url), host="127.0.0.1", port=port, log_config=None, access_log=False
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(100):
@@ -73,10 +77,18 @@ async def test_a_spectator_watches_redacted_events_arrive(live_server):
         created = await create(client, "bluff", {"players": 2})
         game_id, v = created["game_id"], created["version"]
         tokens = {t["seat"]: t["token"] for t in created["tokens"]}
-        watcher = asyncio.create_task(_read_events(client, f"/v1/games/{game_id}/events/stream", until_seq=v + 2))
+        watcher = asyncio.create_task(
+            _read_events(client, f"/v1/games/{game_id}/events/stream", until_seq=v + 2)
+        )
         await asyncio.sleep(0.3)
-        await client.post(f"/v1/games/{game_id}/moves", json={"type": "bluff.Claim", "claim": "low"}, headers=bearer(tokens[0]))
-        await client.post(f"/v1/games/{game_id}/moves", json={"type": "bluff.Stake", "amount": 1}, headers=bearer(tokens[0]))
+        await client.post(
+            f"/v1/games/{game_id}/moves",
+            json={"type": "bluff.Claim", "claim": "low"},
+            headers=bearer(tokens[0]),
+        )
+        await client.post(
+            f"/v1/games/{game_id}/moves", json={"type": "bluff.Stake", "amount": 1}, headers=bearer(tokens[0])
+        )
         events = await asyncio.wait_for(watcher, 10)
     assert [e["seq"] for e in events] == list(range(1, v + 3))
     drawn = [e["event"] for e in events if e["event"]["type"] == "bluff.CardDrawn"]

@@ -104,8 +104,9 @@ def test_start_select_one_stop(data_dir: Path) -> None:
         pid = _postmaster_pid(pgdata)
         assert pid is not None and _alive(pid)
         if IS_ROOT:
-            import psutil
             import pwd
+
+            import psutil
 
             account = pwd.getpwnam(embedded.SERVICE_USER)
             assert psutil.Process(pid).uids().effective == account.pw_uid != 0
@@ -272,7 +273,7 @@ def test_normal_user_with_a_long_data_dir_path(data_dir: Path) -> None:
             report["socket_dir_owner"] = socket_dir.stat().st_uid
             stop()
             report["socket_dir_left"] = socket_dir.exists()
-        except BaseException as exc:
+        except BaseException as exc:  # noqa: BLE001 - the child reports anything to the parent
             report["error"] = repr(exc)
         os.write(write_end, json.dumps(report).encode())
         os._exit(0)
@@ -304,7 +305,7 @@ def test_normal_user_with_a_long_data_dir_path(data_dir: Path) -> None:
 
 def test_stop_still_stops_the_server_when_the_data_dir_was_deleted(data_dir: Path) -> None:
     """Last in the module: it deletes the module's data dir (saves one initdb)."""
-    url, stop = start_embedded_postgres(data_dir, durable=False)
+    _url, stop = start_embedded_postgres(data_dir, durable=False)
     pid = _postmaster_pid(_pgdata(data_dir))
     shutil.rmtree(data_dir)
     stop()

@@ -53,7 +53,9 @@ async def _play_some(client, game_id, tokens, n=3):
             return
         seat = doc["to_act"][0]
         legal = (await client.get(f"/v1/games/{game_id}/legal-moves", headers=bearer(tokens[seat]))).json()
-        r = await client.post(f"/v1/games/{game_id}/moves", json=legal["moves"][0], headers=bearer(tokens[seat]))
+        r = await client.post(
+            f"/v1/games/{game_id}/moves", json=legal["moves"][0], headers=bearer(tokens[seat])
+        )
         assert r.status_code == 200, r.text
 
 

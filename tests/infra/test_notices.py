@@ -10,7 +10,6 @@ import asyncio
 import socket
 import time
 
-import pytest
 import redis.asyncio as aioredis
 from litestar.testing import AsyncTestClient
 
@@ -38,7 +37,10 @@ async def _to_act(client, game_id):
 
 
 async def test_a_move_judged_by_one_worker_is_read_at_once_by_the_other(database_url, redis_url):
-    async with AsyncTestClient(app=make_app(database_url, redis_url)) as a, AsyncTestClient(app=make_app(database_url, redis_url)) as b:
+    async with (
+        AsyncTestClient(app=make_app(database_url, redis_url)) as a,
+        AsyncTestClient(app=make_app(database_url, redis_url)) as b,
+    ):
         assert _board(a).live and _board(b).live
         created = await create(a, "bluff", {"players": 3})
         game_id, tokens = created["game_id"], {t["seat"]: t["token"] for t in created["tokens"]}
@@ -62,7 +64,9 @@ async def test_a_move_judged_by_one_worker_is_read_at_once_by_the_other(database
             ).json()
             # ...because the reader now answers from memory: the documents rendered from it are kept.
             remembered = reader.app.state.application.states._recent.get(game_id)
-            served_from_memory += remembered is not None and remembered.row.version == version and 1 in remembered.documents
+            served_from_memory += (
+                remembered is not None and remembered.row.version == version and 1 in remembered.documents
+            )
         assert served_from_memory >= 6
         # A conditional read answered from memory.
         etag = (await b.get(f"/v1/games/{game_id}")).headers["etag"]
@@ -74,7 +78,10 @@ async def test_memory_answers_only_what_postgres_vouched_for(database_url, redis
     notice never came (here: judged by a worker without Redis) is seen within that bound."""
     states.TRUST_SECONDS, saved = 1.0, states.TRUST_SECONDS
     try:
-        async with AsyncTestClient(app=make_app(database_url, redis_url)) as a, AsyncTestClient(app=make_app(database_url, None)) as silent:
+        async with (
+            AsyncTestClient(app=make_app(database_url, redis_url)) as a,
+            AsyncTestClient(app=make_app(database_url, None)) as silent,
+        ):
             created = await create(a, "bluff", {"players": 3})
             game_id, tokens = created["game_id"], {t["seat"]: t["token"] for t in created["tokens"]}
             seat = (await _to_act(a, game_id))[0]
@@ -100,7 +107,10 @@ async def test_memory_answers_only_what_postgres_vouched_for(database_url, redis
 
 async def test_a_dropped_subscription_stops_memory_reads_until_it_is_back(database_url, redis_url):
     admin = aioredis.Redis.from_url(redis_url)
-    async with AsyncTestClient(app=make_app(database_url, redis_url)) as a, AsyncTestClient(app=make_app(database_url, redis_url)) as b:
+    async with (
+        AsyncTestClient(app=make_app(database_url, redis_url)) as a,
+        AsyncTestClient(app=make_app(database_url, redis_url)) as b,
+    ):
         created = await create(a, "bluff", {"players": 3})
         game_id, tokens = created["game_id"], {t["seat"]: t["token"] for t in created["tokens"]}
         await b.get(f"/v1/games/{game_id}")

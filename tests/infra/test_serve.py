@@ -38,7 +38,10 @@ def test_yamen_serve_without_database_or_redis_urls():
     yamen = os.path.join(os.path.dirname(sys.executable), "yamen")
     process = subprocess.Popen(
         [yamen, "serve", "--port", str(port), "--data-dir", data_dir],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     try:
         base = f"http://127.0.0.1:{port}"
@@ -50,11 +53,15 @@ def test_yamen_serve_without_database_or_redis_urls():
                 time.sleep(0.2)
         else:
             os.killpg(process.pid, signal.SIGINT)
-            raise AssertionError("yamen serve did not become ready:\n" + process.communicate(timeout=20)[0].decode())
+            raise AssertionError(
+                "yamen serve did not become ready:\n" + process.communicate(timeout=20)[0].decode()
+            )
         assert ready == {"status": "ok", "postgres": "ok", "redis": "memory"}
         created = _get(base + "/v1/games", {"kind": "yangtze", "options": {"players": 2}})
         token = created["tokens"][0]["token"]
-        request = urllib.request.Request(f"{base}/v1/games/{created['game_id']}/legal-moves", headers={"Authorization": f"Bearer {token}"})
+        request = urllib.request.Request(
+            f"{base}/v1/games/{created['game_id']}/legal-moves", headers={"Authorization": f"Bearer {token}"}
+        )
         with urllib.request.urlopen(request, timeout=10) as response:
             assert json.loads(response.read())["moves"]
     finally:

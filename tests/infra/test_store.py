@@ -9,21 +9,36 @@ from datetime import UTC, datetime
 import msgspec
 import pytest
 
-from service.record.chain import NewEvent, first_broken_link, seal
 from service.infra.store import DuplicateIdempotencyKey, GameRow, IdempotentResponse, VersionConflict
+from service.record.chain import NewEvent, first_broken_link, seal
 
 
 def _row(game_id: str, version: int, last_hash: str, status: str = "active") -> GameRow:
     now = datetime.now(UTC)
     return GameRow(
-        game_id=game_id, kind="bluff", rules_version="bluff-1", options=b'{"players":2}', players=2,
-        seed="s", seed_commitment="c0", status=status, version=version, last_hash=last_hash,
-        imported=False, created_at=now, updated_at=now,
+        game_id=game_id,
+        kind="bluff",
+        rules_version="bluff-1",
+        options=b'{"players":2}',
+        players=2,
+        seed="s",
+        seed_commitment="c0",
+        status=status,
+        version=version,
+        last_hash=last_hash,
+        imported=False,
+        created_at=now,
+        updated_at=now,
     )
 
 
 def _events(n: int, seat: int | None = 0) -> list[NewEvent]:
-    return [NewEvent(type="t", payload=b'{"n":%d}' % i, visible_to=None, seat=seat, command=b"{}", idempotency_key=None) for i in range(n)]
+    return [
+        NewEvent(
+            type="t", payload=b'{"n":%d}' % i, visible_to=None, seat=seat, command=b"{}", idempotency_key=None
+        )
+        for i in range(n)
+    ]
 
 
 async def _new_game(store, n: int = 2) -> tuple[str, list]:
@@ -79,8 +94,13 @@ async def test_appends_of_many_games_at_once_share_a_commit_and_keep_their_own_f
     """Appends that arrive together go in one batch: each game's race is its own."""
     games = [await _new_game(store) for _ in range(12)]
     stale_id, stale_opening = games[0]
-    await store.append(stale_id, 2, seal(stale_id, 3, stale_opening[-1].hash, _events(1), datetime.now(UTC), "s"),
-                       status="active", now=datetime.now(UTC))
+    await store.append(
+        stale_id,
+        2,
+        seal(stale_id, 3, stale_opening[-1].hash, _events(1), datetime.now(UTC), "s"),
+        status="active",
+        now=datetime.now(UTC),
+    )
 
     async def attempt(game_id: str, opening: list) -> bool:
         batch = seal(game_id, 3, opening[-1].hash, _events(2), datetime.now(UTC), "s")
@@ -162,12 +182,14 @@ async def test_idempotency_key_is_recorded_once(store):
     assert await store.idempotent_response(game_id, "k1") == resp
     again = seal(game_id, 4, batch[-1].hash, _events(1), datetime.now(UTC), "s")
     with pytest.raises(DuplicateIdempotencyKey):
-        await store.append(game_id, 3, again, status="active", now=datetime.now(UTC), idempotency=("k1", resp))
+        await store.append(
+            game_id, 3, again, status="active", now=datetime.now(UTC), idempotency=("k1", resp)
+        )
     assert (await store.get_game(game_id)).version == 3
 
 
 async def test_tampering_is_found_at_the_first_broken_seq(store):
-    game_id, opening = await _new_game(store, 4)
+    game_id, _opening = await _new_game(store, 4)
     events = await store.events(game_id)
     import msgspec
 
@@ -208,7 +230,7 @@ async def test_every_table_key_starts_with_game_id(store):
 
 
 async def test_listing_is_keyset_paginated(store):
-    ids = [ (await _new_game(store))[0] for _ in range(5)]
+    ids = [(await _new_game(store))[0] for _ in range(5)]
     seen = []
     before = None
     while True:
@@ -237,8 +259,74 @@ def test_yamen_migrate_applies_each_migration_once(monkeypatch, capsys):
         assert cli.main(["migrate"]) == 0
         assert "nothing (up to date)" in capsys.readouterr().out
         with psycopg.connect(_url_for(name)) as conn:
-            tables = {r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+            tables = {
+                r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+            }
         assert {"games", "seats", "events", "idempotency", "schema_migrations"} <= tables
     finally:
         with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+_VERBS = {
+    "get_game": lambda s, g: s.get_game(g),
+    "load": lambda s, g: s.load(g, 0),
+    "events": lambda s, g: s.events(g),
+    "seats": lambda s, g: s.seats(g),
+    "seat_token_hash": lambda s, g: s.seat_token_hash(g, 0),
+    "version_of": lambda s, g: s.version_of(g),
+    "idempotent_response": lambda s, g: s.idempotent_response(g, "k"),
+    "list_games": lambda s, g: s.list_games(None, None, None, 5),
+    "claim_seat": lambda s, g: s.claim_seat(g, 0, "x" * 64, datetime.now(UTC)),
+    "ping": lambda s, g: s.ping(),
+}
+
+
+@pytest.mark.parametrize("verb", sorted(_VERBS))
+async def test_every_verb_turns_a_lost_connection_into_unavailable(store, database_url, verb):
+    """Nothing above the store sees a driver error: a connection Postgres dropped is
+    StoreUnavailable (503 at the edge), whichever verb met it, and the next call recovers."""
+    import psycopg
+
+    from service.infra.store import EventStore, StoreUnavailable
+
+    game_id, _ = await _new_game(store)
+    lonely = EventStore(database_url, min_size=1, max_size=1)
+    await lonely.open()
+    try:
+        async with lonely.pool.connection() as conn:
+            pid = conn.info.backend_pid
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with pytest.raises(StoreUnavailable):
+            await _VERBS[verb](lonely, game_id)
+        await _VERBS[verb](lonely, game_id)  # the pool replaced the connection
+    finally:
+        await lonely.close()
+
+
+async def test_a_pool_with_no_free_connection_is_unavailable_not_a_hang(database_url):
+    from service.infra.store import EventStore, StoreUnavailable
+
+    lonely = EventStore(database_url, min_size=1, max_size=1, timeout=0.2)
+    await lonely.open()
+    try:
+        async with lonely.pool.connection():
+            with pytest.raises(StoreUnavailable):
+                await lonely.get_game("g_nobody")
+    finally:
+        await lonely.close()
+
+
+async def test_a_value_postgres_cannot_store_is_refused_not_a_crash(store):
+    """Postgres refuses NUL in text: StoreRefused (422 at the edge), and nothing is written."""
+    from service.infra.store import StoreRefused
+
+    row = GameRow(
+        game_id="g_nul", kind="bluff", rules_version="bluff-1", options=b"{}", players=2, seed="a\x00b",
+        seed_commitment="c", status="active", version=0, last_hash="c", imported=False,
+        created_at=datetime.now(UTC), updated_at=datetime.now(UTC),
+    )  # fmt: skip
+    with pytest.raises(StoreRefused):
+        await store.create_game(row, [None, None], [])
+    assert await store.get_game("g_nul") is None

@@ -53,7 +53,7 @@ class RecordUpload(Operation):
 
 class AuditController(Controller):
     path = "/v1/games"
-    tags = ["audit"]
+    tags = ("audit",)
 
     @get(
         "/{game_id:str}/states/{version:int}",
@@ -71,7 +71,8 @@ class AuditController(Controller):
         caller: NamedDependency[Seat | None],
         reveal: Annotated[
             bool,
-            QueryParameter(name="reveal",
+            QueryParameter(
+                name="reveal",
                 description="The full state, hidden parts included; only once the game has ended",
             ),
         ] = False,
@@ -90,21 +91,25 @@ class AuditController(Controller):
         responses={
             200: ResponseSpec(
                 str,
-                description="NDJSON lines: a header, one line per event, and a footer once the game has ended",
+                description="NDJSON lines: a header, one line per event, and a footer once the game ended",
                 media_type=NDJSON,
                 generate_examples=False,
             ),
             **problems(GameNotFound, InvalidToken),
         },
     )
-    async def export_record(self, game_id: GameId, audit: NamedDependency[Audit], caller: NamedDependency[Seat | None]) -> Stream:
+    async def export_record(
+        self, game_id: GameId, audit: NamedDependency[Audit], caller: NamedDependency[Seat | None]
+    ) -> Stream:
         lines = await audit.export(game_id, caller)
         disposition = f'attachment; filename="{game_id}.ndjson"'
         return Stream(lines, media_type=NDJSON, headers={"Content-Disposition": disposition})
 
     @get(
         "/{game_id:str}/verification",
-        summary="Check the stored game: hash chain, fold, replay through decide, and (after the end) the seed",
+        summary=(
+            "Check the stored game: hash chain, fold, replay through decide, and (after the end) the seed"
+        ),
         responses=problems(GameNotFound),
     )
     async def verification(self, game_id: GameId, audit: NamedDependency[Audit]) -> Verification:

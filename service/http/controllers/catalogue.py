@@ -16,7 +16,7 @@ from ..problems import problems
 
 class CatalogueController(Controller):
     path = "/v1/catalogue"
-    tags = ["catalogue"]
+    tags = ("catalogue",)
 
     @get("/", summary="The games hosted here, their player counts and options", responses=problems())
     async def catalogue(self, reads: NamedDependency[Reads]) -> Catalogue:
@@ -27,5 +27,7 @@ class CatalogueController(Controller):
         summary="A game's component data (tiles, cards, tracks) for rendering; assumed values are marked",
         responses=problems(UnknownKind),
     )
-    async def components(self, kind: Annotated[str, PathParameter(max_length=64)], reads: NamedDependency[Reads]) -> dict[str, Any]:
+    async def components(
+        self, kind: Annotated[str, PathParameter(max_length=64)], reads: NamedDependency[Reads]
+    ) -> dict[str, Any]:
         return reads.components(kind)

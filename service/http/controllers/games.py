@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # each app names these: the union of its games' (see service.
 
 class GamesController(Controller):
     path = "/v1/games"
-    tags = ["games"]
+    tags = ("games",)
 
     @get("/", summary="Find games by kind and status, newest first", responses=problems(InvalidCursor))
     async def list_games(
@@ -64,7 +64,9 @@ class GamesController(Controller):
 
     @post(
         "/{game_id:str}/seats/{seat:int}",
-        summary="Claim an open seat; returns its token (shown once). The game starts when every seat is taken",
+        summary=(
+            "Claim an open seat; returns its token (shown once). The game starts when every seat is taken"
+        ),
         status_code=201,
         responses=problems(GameNotFound, SeatNotFound, SeatTaken),
     )
@@ -100,5 +102,7 @@ class GamesController(Controller):
         response_headers=[etag_header("The version these moves are legal at")],
         responses=problems(GameNotFound, InvalidToken),
     )
-    async def legal_moves(self, game_id: GameId, reads: NamedDependency[Reads], caller: NamedDependency[Seat | None]) -> Response[LegalMoves[Command]]:
+    async def legal_moves(
+        self, game_id: GameId, reads: NamedDependency[Reads], caller: NamedDependency[Seat | None]
+    ) -> Response[LegalMoves[Command]]:
         return encoded(await reads.legal_moves(game_id, caller))

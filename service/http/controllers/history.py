@@ -28,7 +28,7 @@ After = Annotated[int, QueryParameter(name="after", ge=0, description="Events af
 
 class HistoryController(Controller):
     path = "/v1/games/{game_id:str}/events"
-    tags = ["games"]
+    tags = ("games",)
 
     @get(
         "/",
@@ -50,7 +50,13 @@ class HistoryController(Controller):
         summary="Server-sent events: new events as they are appended, redacted for the caller",
         include_in_schema=False,
     )
-    async def stream(self, game_id: GameId, reads: NamedDependency[Reads], caller: NamedDependency[Seat | None], after: After = 0) -> ServerSentEvent:
+    async def stream(
+        self,
+        game_id: GameId,
+        reads: NamedDependency[Reads],
+        caller: NamedDependency[Seat | None],
+        after: After = 0,
+    ) -> ServerSentEvent:
         follow = reads.follow(game_id, caller, after)
         first = await follow.__anext__()  # an unknown game is refused before the stream starts
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated
 
-from domain.kernel import NotYourTurn, Seat
 from litestar import Controller, Response, post
 from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, JSONBody
+
+from domain.kernel import NotYourTurn, Seat
 
 from ...application.documents import MoveResult
 from ...application.errors import (
@@ -36,18 +37,32 @@ if TYPE_CHECKING:  # each app names these: the union of its games' (see service.
 
 class MovesController(Controller):
     path = "/v1/games/{game_id:str}/moves"
-    tags = ["games"]
+    tags = ("games",)
 
     @post(
         "/",
-        summary="Submit a command. If-Match pins the version (stale: 412); Idempotency-Key makes retries safe",
+        summary=(
+            "Submit a command. If-Match pins the version (stale: 412); Idempotency-Key makes retries safe"
+        ),
         status_code=200,
         response_headers=[etag_header("The game's version after the move")],
         responses=problems(
-            TokenRequired, InvalidToken, NotYourTurn, GameNotFound, GameNotStarted, GameEnded, RulesRetired,
-            TooMuchContention, IdempotencyConflict, VersionMismatch, InvalidPrecondition, Rules, WrongGameKind,
-            IllegalMove, IdempotencyKeyReused,
-        ),  # fmt: skip
+            TokenRequired,
+            InvalidToken,
+            NotYourTurn,
+            GameNotFound,
+            GameNotStarted,
+            GameEnded,
+            RulesRetired,
+            TooMuchContention,
+            IdempotencyConflict,
+            VersionMismatch,
+            InvalidPrecondition,
+            Rules,
+            WrongGameKind,
+            IllegalMove,
+            IdempotencyKeyReused,
+        ),
     )
     async def submit_move(
         self,
@@ -61,10 +76,13 @@ class MovesController(Controller):
         ] = None,
         idempotency_key: Annotated[
             str | None,
-            HeaderParameter(name="Idempotency-Key", required=False, max_length=200,
+            HeaderParameter(
+                name="Idempotency-Key",
+                required=False,
+                max_length=200,
                 description="A key unique to this move: a retry with it gets the first answer, applied once",
             ),
-        ] = None,  # fmt: skip
+        ] = None,
     ) -> Response[MoveResult[Event]]:
         answer = await moves.submit(
             game_id, player, data, if_match=version_in(if_match, "If-Match"), idempotency_key=idempotency_key

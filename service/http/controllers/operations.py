@@ -17,7 +17,7 @@ from .responses import JSON
 
 class OperationsController(Controller):
     path = "/"
-    tags = ["operations"]
+    tags = ("operations",)
 
     @get("/healthz", summary="The process is up")
     async def healthz(self) -> Health:
@@ -40,4 +40,6 @@ class OperationsController(Controller):
 
     @get("/v1/openapi.json", include_in_schema=False)
     async def openapi(self, request: Request) -> Response[dict[str, Any]]:
-        return Response(content=json_encoder.encode(request.app.state.openapi_document(request.app)), media_type=JSON)
+        return Response(
+            content=json_encoder.encode(request.app.state.openapi_document(request.app)), media_type=JSON
+        )
