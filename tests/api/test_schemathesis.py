@@ -1,5 +1,6 @@
 """Property-based conformance: schemathesis drives every operation of the in-process app (backed by
-real Postgres and Redis) with a fixed example budget — no 5xx, every response as documented."""
+real Postgres and Redis) — no 5xx, every response as documented.  The default lane runs a small
+fixed budget per operation; the slow lane (``-m slow``) the full one."""
 
 from __future__ import annotations
 
@@ -51,9 +52,25 @@ def http(database_url, redis_url):
         yield client
 
 
+DEFAULT_BUDGET = 40
+FULL_BUDGET = 600
+"""Examples per operation in the slow lane."""
+
+
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=DEFAULT_BUDGET, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_every_operation_conforms(case, http):
+    _call_and_validate(case, http)
+
+
+@pytest.mark.slow
+@schema.parametrize()
+@settings(max_examples=FULL_BUDGET, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+def test_every_operation_conforms_at_full_budget(case, http):
+    _call_and_validate(case, http)
+
+
+def _call_and_validate(case, http) -> None:
     headers = {}
     if "game_id" in (case.path_parameters or {}):
         # Most examples hit a real game of each kind (with its seat 0 token), so the success
