@@ -12,7 +12,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from service.infra.cache import MemorySnapshotCache, RedisSnapshotCache, encode_snapshot, peek_snapshot
-from tests.api.helpers import bearer, create
+from tests.http.helpers import bearer, create
 from tests.conftest import make_app
 
 DEAD_REDIS = "redis://127.0.0.1:1/0"

@@ -15,7 +15,7 @@ from litestar.testing import AsyncTestClient
 
 from service.application import states
 from service.infra.notices import NoticeBoard
-from tests.api.helpers import bearer, create
+from tests.http.helpers import bearer, create
 from tests.conftest import make_app
 
 

@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from tests.api.helpers import bearer, create, play_to_end
+from tests.http.helpers import bearer, create, play_to_end
 
 
 async def _read_events(client, url, headers=None, *, until_seq=None, timeout=10.0):

@@ -8,7 +8,7 @@ import json
 import structlog
 from litestar.testing import AsyncTestClient
 
-from tests.api.helpers import bearer, create, play_to_end
+from tests.http.helpers import bearer, create, play_to_end
 from tests.conftest import make_app
 
 

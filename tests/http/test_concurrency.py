@@ -8,7 +8,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from service.record.chain import StoredEvent, first_broken_link
-from tests.api.helpers import bearer, create
+from tests.http.helpers import bearer, create
 from tests.conftest import make_app
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.helpers import bearer, create
+from tests.http.helpers import bearer, create
 
 PROBLEM = "application/problem+json"
 
@@ -245,7 +245,7 @@ async def test_health(client):
 
 @pytest.mark.parametrize("players", [2, 4])
 async def test_a_full_game_over_http_ends_with_the_domain_outcome(client, players):
-    from tests.api.helpers import play_to_end
+    from tests.http.helpers import play_to_end
 
     game_id, tokens, _ = await _game(client, players=players)
     final = await play_to_end(client, game_id, tokens)
@@ -268,7 +268,7 @@ async def test_a_full_game_over_http_ends_with_the_domain_outcome(client, player
 
 
 async def test_full_reveal_of_past_states_only_after_the_end(client):
-    from tests.api.helpers import play_to_end
+    from tests.http.helpers import play_to_end
 
     game_id, tokens, created = await _game(client, players=2)
     v = created["version"]

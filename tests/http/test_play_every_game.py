@@ -7,7 +7,7 @@ import msgspec
 import pytest
 
 from domain.registry import production_games
-from tests.api.helpers import create, play_to_end
+from tests.http.helpers import create, play_to_end
 
 CASES = [
     (kind, {"players": players})

@@ -6,7 +6,7 @@ import json
 
 from service.record.format import read_record
 from service.record.verify import verify
-from tests.api.helpers import bearer, create, play_to_end
+from tests.http.helpers import bearer, create, play_to_end
 from tests.conftest import test_games
 from tests.golden.tamper import rechain as _rechain
 

@@ -1,4 +1,4 @@
-from tests.api.helpers import create, play_to_end
+from tests.http.helpers import create, play_to_end
 
 
 async def test_bluff_plays_to_the_end_over_http(client):

@@ -10,7 +10,7 @@ import sys
 
 import msgspec
 
-from tests.api.helpers import bearer, create
+from tests.http.helpers import bearer, create
 
 OPENAPI = pathlib.Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
