@@ -1,23 +1,12 @@
 """The notice board: every committed move is posted on a Redis channel, and every worker reads it.
 
-A worker keeps the games it served last in memory (:class:`GameService` ``_recent``) and may
-answer a read from there — with no Postgres or Redis round trip — only while it is sure nothing
-newer was committed.  That certainty comes from here:
-
-* after its append commits, the worker that judged a move posts ``"<game_id> <version>"`` on
-  the ``yamen:moves`` channel (in the same Redis round trip as the snapshot; moves finishing
-  together share one message, a notice per line), *before* it answers the move;
-* every worker holds one subscription to the channel and reads each notice as it arrives
-  (``loop.add_reader``) — and again, without waiting, right before it answers a read from
-  memory (:meth:`NoticeBoard.drain`).  On one host the notice is in the reader's socket before
-  the mover's answer leaves, so a client that saw its move acknowledged never reads an older
-  state, whichever worker answers;
-* a notice newer than the remembered state drops it, and :attr:`NoticeBoard.announced` keeps
-  each game's newest announced version so that a load racing a notice cannot remember a state
-  the notice already superseded;
-* any doubt — the subscription not yet confirmed, a dropped connection (notices may have been
-  missed: everything remembered is forgotten, :attr:`epoch` moves on), Redis not configured —
-  makes :attr:`live` false and every read goes to Redis and Postgres as before.
+After its append commits, the worker that judged a move posts ``"<game_id> <version>"`` on
+``yamen:moves`` before it answers; every worker subscribes, and drains the subscription without
+waiting right before it answers a read from memory (:meth:`NoticeBoard.drain`).  Any doubt — not
+yet subscribed, a dropped connection (:attr:`~NoticeBoard.epoch` moves on), no Redis — makes
+:attr:`~NoticeBoard.live` false and reads go to Redis and Postgres.  Why this keeps reads exactly
+as current as Postgres on one host, and where it stops: ``docs/architecture.md``, "Reads: the
+notice board".
 
 The subscription runs over a plain non-blocking socket because :meth:`drain` must be a
 synchronous, non-waiting read of whatever has arrived (redis-py's PubSub only offers awaitable

@@ -157,11 +157,7 @@ def append_statement(n_events: int, idempotency: bool) -> str:
     key, so the primary key decides the race.  Only then is the games row moved on (its version
     check is the last line of defence, as seqs are dense).  Parameters: each event's 11 columns,
     then the idempotency row's 7 (if any), then version, last_hash, status, updated_at, game_id and
-    the expected version.
-
-    (A form that locks the games row first and turns a lost race into a null answer was tried so
-    that a race could not abort a batch: it made every append ~10 % dearer for Postgres, and races
-    are rare, so a batch that meets one is simply retried append by append.)
+    the expected version.  (Why not lock the games row first: ``docs/performance.md``.)
     """
     key = (n_events, idempotency)
     sql = _append_statements.get(key)
