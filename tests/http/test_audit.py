@@ -6,9 +6,9 @@ import json
 
 from service.record.format import read_record
 from service.record.verify import verify
-from tests.http.helpers import bearer, create, play_to_end
 from tests.conftest import test_games
 from tests.golden.tamper import rechain as _rechain
+from tests.http.helpers import bearer, create, play_to_end
 
 
 async def _finished_record(client, players=3, seed="audit-seed") -> tuple[str, list[bytes]]:

@@ -8,8 +8,8 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from service.record.chain import StoredEvent, first_broken_link
-from tests.http.helpers import bearer, create
 from tests.conftest import make_app
+from tests.http.helpers import bearer, create
 
 
 async def _events(store, game_id):

@@ -8,8 +8,8 @@ import json
 import structlog
 from litestar.testing import AsyncTestClient
 
-from tests.http.helpers import bearer, create, play_to_end
 from tests.conftest import make_app
+from tests.http.helpers import bearer, create, play_to_end
 
 
 async def test_access_lines_carry_context_and_no_secrets(database_url, redis_url):

@@ -57,15 +57,18 @@ FULL_BUDGET = 600
 """Examples per operation in the slow lane."""
 
 
+QUIET = {"deadline": None, "derandomize": True, "suppress_health_check": list(HealthCheck)}
+
+
 @schema.parametrize()
-@settings(max_examples=DEFAULT_BUDGET, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=DEFAULT_BUDGET, **QUIET)
 def test_every_operation_conforms(case, http):
     _call_and_validate(case, http)
 
 
 @pytest.mark.slow
 @schema.parametrize()
-@settings(max_examples=FULL_BUDGET, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=FULL_BUDGET, **QUIET)
 def test_every_operation_conforms_at_full_budget(case, http):
     _call_and_validate(case, http)
 

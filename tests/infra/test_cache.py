@@ -12,8 +12,8 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from service.infra.cache import MemorySnapshotCache, RedisSnapshotCache, encode_snapshot, peek_snapshot
-from tests.http.helpers import bearer, create
 from tests.conftest import make_app
+from tests.http.helpers import bearer, create
 
 DEAD_REDIS = "redis://127.0.0.1:1/0"
 

@@ -15,8 +15,8 @@ from litestar.testing import AsyncTestClient
 
 from service.application import states
 from service.infra.notices import NoticeBoard
-from tests.http.helpers import bearer, create
 from tests.conftest import make_app
+from tests.http.helpers import bearer, create
 
 
 def _board(client) -> NoticeBoard:
