@@ -3,7 +3,7 @@
 The rows are real: event rows the move benchmark stored, grouped back into the commands that
 produced them.  Each append is one transaction that inserts the command's event rows and moves the
 games row on with an expected-version check, using the very statement ``EventStore.append`` sends
-(``service.store.append_statement``) — exactly what the service does per move, minus everything
+(``service.infra.store.append_statement``) — exactly what the service does per move, minus everything
 else the service does (HTTP, auth, load, decide, fold, hash, cache).
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
-from service import store as _store
+from service.infra import store as _store
 
 from .loadgen import Window
 
@@ -30,7 +30,8 @@ async def _templates(pool: AsyncConnectionPool, limit: int = 6000) -> list[list[
     """Real commands' event rows: (type, payload, visible_to, seat, command, key, prev_hash, hash)."""
     async with pool.connection() as conn:
         cur = await conn.execute(
-            "SELECT game_id, recorded_at, type, payload::text, visible_to, seat, command::text, idempotency_key,"
+            "SELECT game_id, recorded_at, type, payload::text, visible_to, seat, command::text, "
+            "idempotency_key,"
             " prev_hash, hash FROM events WHERE seat IS NOT NULL AND game_id NOT LIKE 'ceil_%%'"
             " ORDER BY game_id, seq LIMIT %s",
             (limit,),
@@ -49,8 +50,12 @@ async def _templates(pool: AsyncConnectionPool, limit: int = 6000) -> list[list[
     return commands
 
 
-async def run(database_url: str, connections: int, pool_size: int, games: int, warmup: float, duration: float) -> dict[str, Any]:
-    pool = AsyncConnectionPool(database_url, min_size=pool_size, max_size=pool_size, open=False, kwargs={"autocommit": True})
+async def run(
+    database_url: str, connections: int, pool_size: int, games: int, warmup: float, duration: float
+) -> dict[str, Any]:
+    pool = AsyncConnectionPool(
+        database_url, min_size=pool_size, max_size=pool_size, open=False, kwargs={"autocommit": True}
+    )
     await pool.open(wait=True)
     try:
         commands = await _templates(pool)
@@ -58,14 +63,16 @@ async def run(database_url: str, connections: int, pool_size: int, games: int, w
         ids = [f"{tag}{i}" for i in range(games)]
         async with pool.connection() as conn:
             await conn.execute(
-                "INSERT INTO games (game_id, kind, rules_version, options, players, seed, seed_commitment, status,"
+                "INSERT INTO games (game_id, kind, rules_version, options, players, seed, seed_commitment, "
+                "status,"
                 " version, last_hash, imported, created_at, updated_at)"
-                " SELECT x, kind, rules_version, options, players, seed, seed_commitment, 'active', 0, last_hash,"
+                " SELECT x, kind, rules_version, options, players, seed, seed_commitment, 'active', 0, "
+                "last_hash,"
                 " false, now(), now() FROM unnest(%s::text[]) AS x,"
                 " (SELECT * FROM games WHERE game_id NOT LIKE 'ceil_%%' LIMIT 1) AS g",
                 (ids,),
             )
-        versions = {g: 0 for g in ids}
+        versions = dict.fromkeys(ids, 0)
         single = getattr(_store, "append_statement", None)
         w = Window(warmup, duration)
         events = 0
@@ -92,13 +99,11 @@ async def run(database_url: str, connections: int, pool_size: int, games: int, w
                     if (await cur.fetchone())[0] is None:
                         raise RuntimeError("stale version in the ceiling benchmark")
                 else:  # an older store: insert then update in one pipelined transaction
-                    async with conn.pipeline():
-                        async with conn.transaction():
-                            async with conn.cursor() as cur:
-                                await cur.executemany(_store._INSERT_EVENT, params)
-                                await cur.execute(_UPDATE, update)
-                                if await cur.fetchone() is None:
-                                    raise RuntimeError("stale version in the ceiling benchmark")
+                    async with conn.pipeline(), conn.transaction(), conn.cursor() as cur:
+                        await cur.executemany(_store._INSERT_EVENT, params)
+                        await cur.execute(_UPDATE, update)
+                        if await cur.fetchone() is None:
+                            raise RuntimeError("stale version in the ceiling benchmark")
             w.record("append", t0, time.perf_counter())
             versions[game_id] = v + len(rows)
             if t0 >= w.start:
@@ -117,7 +122,11 @@ async def run(database_url: str, connections: int, pool_size: int, games: int, w
         w.arm()
         await asyncio.gather(*(worker(i) for i in range(connections)))
         rows_per_command = sum(len(c) for c in commands) / len(commands)
-        return {**w.result("append"), "events_per_command": rows_per_command, "pool_size": pool_size,
-                "statement": "single" if single is not None else "pipeline"}
+        return {
+            **w.result("append"),
+            "events_per_command": rows_per_command,
+            "pool_size": pool_size,
+            "statement": "single" if single is not None else "pipeline",
+        }
     finally:
         await pool.close()

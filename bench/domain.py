@@ -9,8 +9,8 @@ import msgspec
 
 from domain.kernel import Game, Rng
 from domain.registry import production_games
-from service.cache import encode_snapshot
 from service.codec import GameCodec, json_encoder
+from service.infra.cache import encode_snapshot
 
 
 def play(game: Game, players: int, seed: str) -> tuple[Any, list, Any]:
@@ -43,11 +43,18 @@ def games_per_second(seconds: float) -> list[dict[str, Any]]:
                     elapsed = time.process_time() - t0
                     if elapsed >= seconds:
                         break
-            except Exception as exc:  # a rules bug must not hide every other figure
+            except Exception as exc:  # noqa: BLE001 - a rules bug must not hide every other figure
                 out.append({"kind": kind, "players": players, "error": f"{type(exc).__name__}: {exc}"})
                 continue
-            out.append({"kind": kind, "players": players, "games": n, "games_per_s": n / elapsed,
-                        "events_per_game": events / n})
+            out.append(
+                {
+                    "kind": kind,
+                    "players": players,
+                    "games": n,
+                    "games_per_s": n / elapsed,
+                    "events_per_game": events / n,
+                }
+            )
     return out
 
 
@@ -59,7 +66,7 @@ def fold_vs_decode(repeat: int) -> list[dict[str, Any]]:
         codec = GameCodec(game)
         try:
             options, events, final = play(game, players, f"fold-{kind}")
-        except Exception as exc:  # a rules bug must not hide every other figure
+        except Exception as exc:  # noqa: BLE001 - a rules bug must not hide every other figure
             out.append({"kind": kind, "players": players, "error": f"{type(exc).__name__}: {exc}"})
             continue
         payloads = [json_encoder.encode(e) for e in events]
@@ -80,10 +87,16 @@ def fold_vs_decode(repeat: int) -> list[dict[str, Any]]:
         d, f = decode_times[len(decode_times) // 2], fold_times[len(fold_times) // 2]
         # Snapshot sizes: the finished state and the state half-way through.
         mid = game.fold(game.initial(options), events[: len(events) // 2])
-        out.append({
-            "kind": kind, "players": players, "events": len(events),
-            "decode_ms": d * 1000, "fold_ms": f * 1000, "ratio": f / d,
-            "snapshot_mid_bytes": len(encode_snapshot(len(events) // 2, game.rules_version, mid)),
-            "snapshot_final_bytes": len(encode_snapshot(len(events), game.rules_version, final)),
-        })
+        out.append(
+            {
+                "kind": kind,
+                "players": players,
+                "events": len(events),
+                "decode_ms": d * 1000,
+                "fold_ms": f * 1000,
+                "ratio": f / d,
+                "snapshot_mid_bytes": len(encode_snapshot(len(events) // 2, game.rules_version, mid)),
+                "snapshot_final_bytes": len(encode_snapshot(len(events), game.rules_version, final)),
+            }
+        )
     return out

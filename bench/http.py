@@ -8,6 +8,7 @@ times cheaper per request than a general-purpose client, so the load generator i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 
 class HTTPError(Exception):
@@ -22,24 +23,28 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def open(self) -> "Connection":
+    async def open(self) -> Connection:
         self.reader, self.writer = await asyncio.open_connection(self.host, self.port, limit=1 << 22)
         return self
 
     async def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
-            try:
+            with contextlib.suppress(ConnectionError, OSError):
                 await self.writer.wait_closed()
-            except (ConnectionError, OSError):
-                pass
             self.writer = None
 
     def build(self, method: str, path: str, headers: bytes = b"", body: bytes | None = None) -> bytes:
         """The request bytes; *headers* are pre-rendered ``Name: value\\r\\n`` lines."""
         head = f"{method} {path} HTTP/1.1\r\n".encode() + self._host_header + headers
         if body is not None:
-            return head + b"Content-Type: application/json\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+            return (
+                head
+                + b"Content-Type: application/json\r\nContent-Length: "
+                + str(len(body)).encode()
+                + b"\r\n\r\n"
+                + body
+            )
         return head + b"\r\n"
 
     async def send(self, raw: bytes) -> tuple[int, bytes, bytes]:
@@ -60,7 +65,9 @@ class Connection:
         body = await self.reader.readexactly(length) if length else b""
         return status, head, body
 
-    async def request(self, method: str, path: str, headers: bytes = b"", body: bytes | None = None) -> tuple[int, bytes, bytes]:
+    async def request(
+        self, method: str, path: str, headers: bytes = b"", body: bytes | None = None
+    ) -> tuple[int, bytes, bytes]:
         return await self.send(self.build(method, path, headers, body))
 
 

@@ -65,8 +65,13 @@ class Window:
         lat = self.latencies.get(kind, [])
         # The load generator's own CPU use (1.0 = one core busy): near 1.0 would make it the bottleneck.
         cpu = (time.process_time() - self.cpu0) / max(time.perf_counter() - self.t0, 1e-9)
-        return {"count": self.counts.get(kind, 0), "rps": self.counts.get(kind, 0) / self.duration, **summarize(lat),
-                "client_cpu": cpu, "window": list(self.wall)}
+        return {
+            "count": self.counts.get(kind, 0),
+            "rps": self.counts.get(kind, 0) / self.duration,
+            **summarize(lat),
+            "client_cpu": cpu,
+            "window": list(self.wall),
+        }
 
 
 async def _connections(host: str, port: int, n: int) -> list[Connection]:
@@ -168,7 +173,14 @@ async def _one_move(c: Connection, slot: Slot, rng: random.Random, w: Window | N
 
 
 def moves(
-    host: str, port: int, kind: str, players: int, games: int, connections: int, warmup: float, duration: float,
+    host: str,
+    port: int,
+    kind: str,
+    players: int,
+    games: int,
+    connections: int,
+    warmup: float,
+    duration: float,
     seed: int = 1,
 ) -> dict[str, Any]:
     """Play *games* games concurrently over *connections* keep-alive connections for a window.
@@ -230,7 +242,15 @@ async def _create_many(c: Connection, kind: str, players: int, n: int) -> list[S
 
 
 # --- reads --------------------------------------------------------------------------------------
-def reads(host: str, port: int, games: list[tuple[str, str]], connections: int, warmup: float, duration: float, conditional: bool) -> dict[str, Any]:
+def reads(
+    host: str,
+    port: int,
+    games: list[tuple[str, str]],
+    connections: int,
+    warmup: float,
+    duration: float,
+    conditional: bool,
+) -> dict[str, Any]:
     """GET /v1/games/{id} as seat 0 (warm snapshot cache), or with If-None-Match (304)."""
 
     async def main() -> dict[str, Any]:
@@ -241,7 +261,9 @@ def reads(host: str, port: int, games: list[tuple[str, str]], connections: int, 
             tagged = []
             for i in range(0, len(targets), connections):
                 batch = targets[i : i + connections]
-                heads = await asyncio.gather(*(c.request("GET", f"/v1/games/{g}", a) for c, (g, a) in zip(conns, batch)))
+                heads = await asyncio.gather(
+                    *(c.request("GET", f"/v1/games/{g}", a) for c, (g, a) in zip(conns, batch))
+                )
                 for (g, a), (_, head, _) in zip(batch, heads):
                     tagged.append((g, a + b"If-None-Match: " + header_value(head, b"etag") + b"\r\n"))
             targets = tagged
@@ -275,7 +297,9 @@ def reads(host: str, port: int, games: list[tuple[str, str]], connections: int, 
 
 
 # --- growth -------------------------------------------------------------------------------------
-def growth(host: str, port: int, kind: str, players: int, points: list[int], samples: int, seed: str) -> dict[str, Any]:
+def growth(
+    host: str, port: int, kind: str, players: int, points: list[int], samples: int, seed: str
+) -> dict[str, Any]:
     """One game per point, each played over HTTP until its version first reaches the point (a game
     that ends too early is replaced by the next seed); then *samples* warm GETs of each view on one
     connection, the games taken in turn so that every point sees the same background load."""
@@ -314,7 +338,9 @@ def growth(host: str, port: int, kind: str, players: int, points: list[int], sam
 
 
 # --- the database ceiling ------------------------------------------------------------------------
-def insert_ceiling(database_url: str, connections: int, pool_size: int, games: int, warmup: float, duration: float) -> dict[str, Any]:
+def insert_ceiling(
+    database_url: str, connections: int, pool_size: int, games: int, warmup: float, duration: float
+) -> dict[str, Any]:
     """Raw psycopg appends of real event rows, one transaction per command, with the SQL shape of
     ``EventStore.append`` (pipeline: insert the command's event rows, update the games row with an
     expected version), at the same concurrency as the move benchmark."""

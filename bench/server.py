@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import signal
@@ -48,7 +49,15 @@ def _status_kb(pid: int, field: str) -> int:
 class Server:
     """``python -m service.cli serve`` in its own session, so stopping it stops its workers."""
 
-    def __init__(self, kind: str, workers: int, database_url: str, redis_url: str, pool_size: int, log_dir: pathlib.Path) -> None:
+    def __init__(
+        self,
+        kind: str,
+        workers: int,
+        database_url: str,
+        redis_url: str,
+        pool_size: int,
+        log_dir: pathlib.Path,
+    ) -> None:
         self.kind = kind
         self.workers = workers
         self.port = free_port()
@@ -69,12 +78,25 @@ class Server:
         self.games: list = []
         self.cwd = pathlib.Path(__file__).resolve().parent.parent  # the checkout whose service/ is served
 
-    def start(self, timeout: float = 60.0) -> "Server":
-        cmd = [sys.executable, "-m", "service.cli", "serve", "--server", self.kind, "--workers", str(self.workers),
-               "--host", self.host, "--port", str(self.port)]
-        log = open(self.log_path, "wb")  # this run only
-        self.proc = subprocess.Popen(cmd, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                     cwd=self.cwd)
+    def start(self, timeout: float = 60.0) -> Server:
+        cmd = [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "serve",
+            "--server",
+            self.kind,
+            "--workers",
+            str(self.workers),
+            "--host",
+            self.host,
+            "--port",
+            str(self.port),
+        ]
+        log = open(self.log_path, "wb")  # noqa: SIM115 - the server writes to it until stop() closes it
+        self.proc = subprocess.Popen(
+            cmd, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=self.cwd
+        )
         log.close()
         deadline = time.monotonic() + timeout
         ok = 0
@@ -136,12 +158,10 @@ class Server:
         except ProcessLookupError:
             pass
         # Workers of the group that outlived the parent.
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self.start()
 
     def __exit__(self, *exc) -> None:

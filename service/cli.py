@@ -10,7 +10,6 @@ import sys
 
 import msgspec
 
-
 DEFAULT_SERVER = "granian"
 """The ASGI server that served the most moves per second in ``python -m bench`` (docs/performance.md)."""
 
@@ -18,7 +17,7 @@ DEFAULT_SERVER = "granian"
 def _serve(args: argparse.Namespace) -> int:
     stop = None
     if not os.environ.get("DATABASE_URL"):
-        from .embedded import start_embedded_postgres
+        from .dev.embedded import start_embedded_postgres
 
         url, stop = start_embedded_postgres(pathlib.Path(args.data_dir))
         os.environ["DATABASE_URL"] = url
@@ -31,7 +30,7 @@ def _serve(args: argparse.Namespace) -> int:
             from granian.constants import Interfaces
 
             Granian(
-                "service.app:create_app",
+                "service.http.app:create_app",
                 factory=True,
                 address=args.host,
                 port=args.port,
@@ -42,7 +41,14 @@ def _serve(args: argparse.Namespace) -> int:
         else:
             import uvicorn
 
-            uvicorn.run("service.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers, access_log=False)
+            uvicorn.run(
+                "service.http.app:create_app",
+                factory=True,
+                host=args.host,
+                port=args.port,
+                workers=args.workers,
+                access_log=False,
+            )
     finally:
         if stop is not None:
             stop()
@@ -50,7 +56,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from .store import EventStore
+    from .infra.store import EventStore
 
     url = os.environ.get("DATABASE_URL")
     if not url:
@@ -71,7 +77,7 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def openapi_document() -> dict:
-    from .app import create_app
+    from .http.app import create_app
     from .settings import Settings
 
     app = create_app(settings=Settings(None, None, "json", False, 1))
@@ -99,7 +105,8 @@ def _games():
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from .audit import RecordError, iter_file_lines, read_record, verify
+    from .record.format import RecordError, iter_file_lines, read_record
+    from .record.verify import verify
 
     try:
         record = read_record(iter_file_lines(args.record))
@@ -110,7 +117,10 @@ def _verify(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.buffer.write(msgspec.json.encode(report) + b"\n")
     else:
-        print(f"{record.header.kind} game {record.header.game_id}, {record.header.version} events, rules {record.header.rules_version}")
+        print(
+            f"{record.header.kind} game {record.header.game_id}, {record.header.version} events, rules "
+            f"{record.header.rules_version}"
+        )
         for check in report.checks:
             where = f" at seq {check.first_bad_seq}" if check.first_bad_seq is not None else ""
             print(f"  {check.name:7} {check.status.upper()}{where}: {check.detail}")
@@ -119,8 +129,8 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .audit import RecordError, iter_file_lines, read_record
-    from .narrate import narrate
+    from .record.format import RecordError, iter_file_lines, read_record
+    from .record.narrate import narrate
 
     try:
         record = read_record(iter_file_lines(args.record))
@@ -140,8 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default=os.environ.get("YAMEN_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("YAMEN_PORT", "8000")))
     serve.add_argument("--workers", type=int, default=int(os.environ.get("YAMEN_WORKERS", "1")))
-    serve.add_argument("--server", choices=["granian", "uvicorn"], default=os.environ.get("YAMEN_SERVER", DEFAULT_SERVER))
-    serve.add_argument("--data-dir", default=os.environ.get("YAMEN_DATA_DIR", ".yamen-data"), help="embedded Postgres data")
+    serve.add_argument(
+        "--server", choices=["granian", "uvicorn"], default=os.environ.get("YAMEN_SERVER", DEFAULT_SERVER)
+    )
+    serve.add_argument(
+        "--data-dir", default=os.environ.get("YAMEN_DATA_DIR", ".yamen-data"), help="embedded Postgres data"
+    )
     serve.set_defaults(func=_serve)
 
     migrate = sub.add_parser("migrate", help="apply database migrations to DATABASE_URL")

@@ -8,7 +8,7 @@ import msgspec
 
 from domain.kernel import Event, Game, union_of
 
-from .records import NewEvent
+from .record.chain import NewEvent
 
 
 def tag_of(struct_type: type) -> str:
@@ -39,7 +39,9 @@ class GameCodec:
 json_encoder = msgspec.json.Encoder()
 
 
-def new_events(events: list[Event], seat: int | None, command: bytes | None, key: str | None) -> list[NewEvent]:
+def new_events(
+    events: list[Event], seat: int | None, command: bytes | None, key: str | None
+) -> list[NewEvent]:
     """A command's events as rows to append: payload encoded once, visibility taken from the event."""
     return [
         NewEvent(

@@ -25,7 +25,7 @@ class Settings:
     (:mod:`service.notices`); off means every read asks Redis and Postgres."""
 
     @classmethod
-    def from_env(cls) -> "Settings":
+    def from_env(cls) -> Settings:
         return cls(
             database_url=os.environ.get("DATABASE_URL") or None,
             redis_url=os.environ.get("REDIS_URL") or None,

@@ -45,7 +45,7 @@ def redis_url() -> str:
 
 @pytest.fixture(scope="session")
 async def store(database_url: str) -> AsyncIterator:
-    from service.store import EventStore
+    from service.infra.store import EventStore
 
     the_store = EventStore(database_url, max_size=20)
     await the_store.open()
@@ -64,15 +64,21 @@ def test_games() -> dict[str, Game]:
 test_games.__test__ = False  # type: ignore[attr-defined]
 
 
-def make_app(database_url: str, redis_url: str | None, games: dict[str, Game] | None = None, *, notices: bool = True):
+def make_app(
+    database_url: str, redis_url: str | None, games: dict[str, Game] | None = None, *, notices: bool = True
+):
     """The real app, owning its Postgres pool and Redis client (created on the app's own loop)."""
-    from service.app import create_app
+    from service.http.app import create_app
     from service.settings import Settings
 
     return create_app(
         games if games is not None else test_games(),
         settings=Settings(
-            database_url=database_url, redis_url=redis_url, log_format="json", auto_migrate=True, pool_size=8,
+            database_url=database_url,
+            redis_url=redis_url,
+            log_format="json",
+            auto_migrate=True,
+            pool_size=8,
             notices=notices,
         ),
     )

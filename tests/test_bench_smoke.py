@@ -22,7 +22,11 @@ def test_bench_quick(tmp_path: pathlib.Path) -> None:
     env = {**os.environ, "YAMEN_BENCH_PG": PG_ADMIN, "YAMEN_BENCH_REDIS": REDIS_URL}
     proc = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", "--output", str(out)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "| moves/s (POST, durably committed) |" in proc.stdout
@@ -42,5 +46,7 @@ def test_bench_quick(tmp_path: pathlib.Path) -> None:
     import psycopg
 
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        names = [r[0] for r in conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'yamen_bench_%'")]
+        names = [
+            r[0] for r in conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'yamen_bench_%'")
+        ]
     assert not [n for n in names if n in out.read_text()]

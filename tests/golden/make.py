@@ -18,9 +18,9 @@ import msgspec
 
 from domain.kernel import Game, Rng, seed_commitment
 from domain.registry import production_games
-from service.audit import RecordHeader, export_lines
 from service.codec import GameCodec, json_encoder, new_events
-from service.records import StoredEvent, seal, timestamp
+from service.record.chain import StoredEvent, seal, timestamp
+from service.record.format import RecordHeader, export_lines
 
 HERE = pathlib.Path(__file__).resolve().parent
 GAMES_PER_COUNT = 3
@@ -52,7 +52,14 @@ def play(game: Game, players: int, seed: str, game_id: str, max_moves: int = 50_
         events = game.decide(state, seat, command, Rng(seed, len(stored)))
         state = game.fold(state, events)
         clock += timedelta(seconds=7)
-        stored += seal(game_id, len(stored) + 1, stored[-1].hash, new_events(events, seat, json_encoder.encode(command), None), clock, seed)
+        stored += seal(
+            game_id,
+            len(stored) + 1,
+            stored[-1].hash,
+            new_events(events, seat, json_encoder.encode(command), None),
+            clock,
+            seed,
+        )
     raise RuntimeError(f"{game.kind} {players}p seed {seed} did not end")
 
 
@@ -70,9 +77,19 @@ def record(game: Game, players: int, index: int) -> bytes:
     stored = play(game, players, seed, f"golden-{game.kind}-{players}p-{index}")
     options = msgspec.convert({"players": players}, game.options_type)
     header = RecordHeader(
-        game_id=stored[0].game_id, kind=game.kind, title=game.title, rules_version=game.rules_version,
-        options=msgspec.Raw(json_encoder.encode(options)), players=players, seed_commitment=seed_commitment(seed),
-        seed=seed, status="finished", version=len(stored), created_at=timestamp(EPOCH), viewer=None, complete=True,
+        game_id=stored[0].game_id,
+        kind=game.kind,
+        title=game.title,
+        rules_version=game.rules_version,
+        options=msgspec.Raw(json_encoder.encode(options)),
+        players=players,
+        seed_commitment=seed_commitment(seed),
+        seed=seed,
+        status="finished",
+        version=len(stored),
+        created_at=timestamp(EPOCH),
+        viewer=None,
+        complete=True,
     )
     lines = asyncio.run(_collect(export_lines(game, GameCodec(game), header, _iterate(stored), None, seed)))
     return b"".join(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from service.records import chain_hash, payload_digest
+from service.record.chain import chain_hash, payload_digest
 
 
 def rechain(lines: list[bytes], seed: str, start: int) -> list[bytes]:
@@ -19,11 +19,22 @@ def rechain(lines: list[bytes], seed: str, start: int) -> list[bytes]:
             continue
         payload = json.dumps(line["payload"], separators=(",", ":")).encode()
         digest = payload_digest(payload, line.get("visible_to"), seed, line["seq"])
-        command = json.dumps(line["command"], separators=(",", ":")).encode() if line.get("command") is not None else None
+        command = (
+            json.dumps(line["command"], separators=(",", ":")).encode()
+            if line.get("command") is not None
+            else None
+        )
         line["prev_hash"] = prev
         line["hash"] = prev = chain_hash(
-            prev, line["seq"], line["type"], digest, line.get("visible_to"), line.get("seat"), command,
-            line.get("idempotency_key"), datetime.fromisoformat(line["recorded_at"]),
+            prev,
+            line["seq"],
+            line["type"],
+            digest,
+            line.get("visible_to"),
+            line.get("seat"),
+            command,
+            line.get("idempotency_key"),
+            datetime.fromisoformat(line["recorded_at"]),
         )
         line["payload"] = json.loads(payload)
         out.append(json.dumps(line, separators=(",", ":")).encode())

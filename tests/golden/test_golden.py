@@ -17,9 +17,10 @@ import pytest
 
 from domain.kernel import redact_for
 from domain.registry import production_games
-from service.audit import RecordHeader, export_lines, iter_file_lines, present, read_record, verify
 from service.codec import GameCodec
-from service.records import StoredEvent
+from service.record.chain import StoredEvent
+from service.record.format import export_lines, iter_file_lines, present, read_record
+from service.record.verify import verify
 from tests.golden.make import GAMES_PER_COUNT, HERE, record_path
 
 ROOT = HERE.parent.parent
@@ -39,7 +40,9 @@ def test_every_title_and_player_count_has_its_golden_records():
 def test_every_current_rules_version_is_explained():
     changelog = (ROOT / "docs" / "rules-versions.md").read_text()
     for game in GAMES.values():
-        assert f"### {game.rules_version}\n" in changelog, f"explain {game.rules_version} in docs/rules-versions.md"
+        assert f"### {game.rules_version}\n" in changelog, (
+            f"explain {game.rules_version} in docs/rules-versions.md"
+        )
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=[f"{p.parent.name}/{p.stem}" for p in RECORDS])
@@ -47,7 +50,8 @@ def test_golden_record_verifies_offline(path: pathlib.Path):
     record = read_record(iter_file_lines(str(path)))
     game = GAMES[record.header.kind]
     assert record.header.rules_version == game.rules_version, (
-        f"{path.name} was recorded under {record.header.rules_version} but the rules are now {game.rules_version}: "
+        f"{path.name} was recorded under {record.header.rules_version} but the rules are now "
+        f"{game.rules_version}: "
         "regenerate the golden records after explaining the bump in docs/rules-versions.md"
     )
     report = verify(record, GAMES)
@@ -60,9 +64,17 @@ def _stored(record) -> list[StoredEvent]:
 
     return [
         StoredEvent(
-            game_id=record.header.game_id, seq=e.seq, type=e.type, payload=bytes(e.payload), visible_to=e.visible_to,
-            seat=e.seat, command=present(e.command), idempotency_key=e.idempotency_key,
-            recorded_at=datetime.fromisoformat(e.recorded_at), prev_hash=e.prev_hash, hash=e.hash,
+            game_id=record.header.game_id,
+            seq=e.seq,
+            type=e.type,
+            payload=bytes(e.payload),
+            visible_to=e.visible_to,
+            seat=e.seat,
+            command=present(e.command),
+            idempotency_key=e.idempotency_key,
+            recorded_at=datetime.fromisoformat(e.recorded_at),
+            prev_hash=e.prev_hash,
+            hash=e.hash,
         )
         for e in record.events
     ]
@@ -76,7 +88,9 @@ async def _export(game, header, stored, viewer, seed) -> list[bytes]:
     return [line async for line in export_lines(game, GameCodec(game), header, events(), viewer, seed)]
 
 
-@pytest.mark.parametrize("path", [p for p in RECORDS if p.stem.endswith("-1")], ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize(
+    "path", [p for p in RECORDS if p.stem.endswith("-1")], ids=lambda p: f"{p.parent.name}/{p.stem}"
+)
 def test_exports_before_the_end_leak_nothing(path: pathlib.Path):
     """For every seat (and a spectator), at several points of the game: no seed, and no hidden
     event's payload unless that seat may see it; hidden events carry only their public form."""
@@ -88,7 +102,9 @@ def test_exports_before_the_end_leak_nothing(path: pathlib.Path):
     hidden = [e for e in stored if e.visible_to is not None]
     assert hidden, "every title hides something (bag draws, tiles, goods)"
     for cut in sorted({len(stored) // 4, len(stored) // 2, len(stored) - 1}):
-        header = msgspec.structs.replace(record.header, seed=None, status="active", version=cut, complete=False)
+        header = msgspec.structs.replace(
+            record.header, seed=None, status="active", version=cut, complete=False
+        )
         for viewer in [None, *range(record.header.players)]:
             header = msgspec.structs.replace(header, viewer=viewer)
             lines = asyncio.run(_export(game, header, stored[:cut], viewer, seed))

@@ -1,0 +1,189 @@
+"""What the application answers: typed documents, the same for every game.
+
+The parts that differ by game — a command, an event, a view — are type parameters.  The
+application fills them with whatever game a request is about; the HTTP edge names them with the
+union of the games an app serves, so the OpenAPI document lists every game's commands as one
+tagged union (see :mod:`service.http.contract`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, Literal, TypeVar
+
+import msgspec
+
+from domain.kernel import Event, Outcome, Seat, redact_for
+
+from ..codec import GameCodec
+from ..record.chain import StoredEvent, timestamp
+from ..record.verify import Verification
+
+C = TypeVar("C")
+"""A game's command."""
+E = TypeVar("E")
+"""A game's event."""
+V = TypeVar("V")
+"""A game's view."""
+
+
+# --- the catalogue ------------------------------------------------------------------------------
+class CatalogueEntry(msgspec.Struct, kw_only=True):
+    kind: str
+    title: str
+    summary: str
+    rules_version: str
+    player_counts: list[int]
+    options_schema: dict[str, Any]
+    """JSON Schema of the ``options`` object accepted when creating a game of this kind."""
+    variants: dict[str, str]
+
+
+class Catalogue(msgspec.Struct, kw_only=True):
+    games: list[CatalogueEntry]
+
+
+# --- tables and seats ---------------------------------------------------------------------------
+class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    kind: str
+    """A kind from ``/v1/catalogue``."""
+    options: dict[str, Any] = {}
+    """The game's options (``players`` and variants); see the kind's ``options_schema``."""
+    seed: str | None = None
+    """A seed for a reproducible test game; omit it for a secret random seed."""
+    take_seats: Literal["all", "none"] | list[int] = "all"
+    """Seats whose tokens the creator takes now (hot seat, bots); the rest wait for a join."""
+
+
+class SeatToken(msgspec.Struct, kw_only=True):
+    seat: int
+    token: str
+    """Bearer token for this seat. Shown once; only its hash is stored."""
+
+
+class GameCreated(msgspec.Struct, kw_only=True):
+    game_id: str
+    kind: str
+    status: str
+    version: int
+    players: int
+    seed_commitment: str
+    """SHA-256 of the secret seed; the seed itself is revealed when the game ends."""
+    tokens: list[SeatToken]
+
+
+class Joined(msgspec.Struct, kw_only=True):
+    game_id: str
+    seat: int
+    token: str
+    status: str
+
+
+class SeatInfo(msgspec.Struct, kw_only=True):
+    seat: int
+    claimed: bool
+
+
+class GameSummary(msgspec.Struct, kw_only=True):
+    game_id: str
+    kind: str
+    status: str
+    players: int
+    open_seats: list[int]
+    version: int
+    created_at: str
+
+
+class GameList(msgspec.Struct, kw_only=True):
+    games: list[GameSummary]
+    next_cursor: str | None = None
+
+
+# --- the game as a seat sees it -----------------------------------------------------------------
+class GameDocument(msgspec.Struct, Generic[V], kw_only=True, omit_defaults=True):
+    game_id: str
+    kind: str
+    title: str
+    rules_version: str
+    status: str
+    version: int
+    players: int
+    seats: list[SeatInfo]
+    viewer: int | None
+    to_act: list[int]
+    view: V
+    outcome: Outcome | None
+    seed_commitment: str
+    seed: str | None
+    created_at: str
+    revealed_state: dict[str, Any] | None = None
+    """Time travel with ``reveal=true`` after the end: the full state, hidden parts included."""
+
+
+class LegalMoves(msgspec.Struct, Generic[C], kw_only=True):
+    version: int
+    seat: int | None
+    moves: list[C]
+
+
+class EventEnvelope(msgspec.Struct, Generic[E], kw_only=True):
+    seq: int
+    seat: int | None
+    """The seat whose command caused the event (None for setup)."""
+    recorded_at: str
+    event: E | None
+    """The event as the caller may see it; null when it is hidden from the caller entirely."""
+
+
+def envelope(
+    codec: GameCodec, stored: StoredEvent, viewer: Seat | None, revealed: bool, event: Event | None = None
+) -> EventEnvelope[Any]:
+    """A stored event as *viewer* may see it (in full once the game is over: *revealed*)."""
+    if event is None:
+        event = codec.decode_event(stored.payload)
+    return EventEnvelope(
+        seq=stored.seq,
+        seat=stored.seat,
+        recorded_at=timestamp(stored.recorded_at),
+        event=redact_for(event, viewer, revealed=revealed),
+    )
+
+
+class MoveResult(msgspec.Struct, Generic[E], kw_only=True):
+    version: int
+    status: str
+    events: list[EventEnvelope[E]]
+
+
+class History(msgspec.Struct, Generic[E], kw_only=True):
+    version: int
+    events: list[EventEnvelope[E]]
+    next_after: int | None
+
+
+# --- audit --------------------------------------------------------------------------------------
+class Imported(msgspec.Struct, kw_only=True):
+    game_id: str
+    """The id the imported game is stored under here."""
+    kind: str
+    version: int
+    imported_from: str
+    """The game's id where it was played."""
+    verification: Verification
+
+
+# --- encoded answers ----------------------------------------------------------------------------
+class Encoded(msgspec.Struct, frozen=True):
+    """An answer already encoded as JSON (reads and moves keep theirs per version and viewer),
+    with the version it describes (the ``ETag``).  ``body`` is None for "not modified"."""
+
+    version: int | None
+    body: bytes | None
+    status: int = 200
+    """200 for a fresh answer; a replayed idempotent answer keeps its original status."""
+
+
+# --- operations ---------------------------------------------------------------------------------
+class Health(msgspec.Struct, kw_only=True):
+    status: str
+    postgres: str = "unknown"
+    redis: str = "unknown"

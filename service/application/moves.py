@@ -1,0 +1,181 @@
+"""A move, from command to acknowledged event: judge, append, cache, announce.
+
+::
+
+    state (remembered, or loaded) -> game.decide -> store.append(expected version)
+    -> fold the new events -> snapshot + notice (one Redis round trip) -> the answer, redacted
+
+A move first tries the state this worker remembers; the append's expected version checks it, and
+a conflict or a refusal judges again on a freshly loaded state.  Without If-Match a lost race is
+judged again on the new state; with it, the caller hears 412.  An Idempotency-Key stores the
+answer with the events, so a retry gets the same answer and nothing is appended twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+import msgspec
+import structlog
+
+from domain.kernel import Event, Rng, RuleViolation, Seat
+
+from ..codec import json_encoder, new_events, tag_of
+from ..infra import metrics
+from ..infra.cache import SnapshotCache, encode_snapshot
+from ..infra.store import DuplicateIdempotencyKey, EventStore, IdempotentResponse, VersionConflict
+from ..record.chain import seal
+from .clock import Clock, record_time, utcnow
+from .documents import Encoded, MoveResult, envelope
+from .errors import (
+    GameEnded,
+    GameNotStarted,
+    IdempotencyConflict,
+    IdempotencyKeyReused,
+    IllegalMove,
+    RulesRetired,
+    TooMuchContention,
+    VersionMismatch,
+    WrongGameKind,
+)
+from .states import Loaded, States
+
+log = structlog.get_logger("yamen.moves")
+
+MAX_RACE_RETRIES = 32
+
+
+class _Versioned(msgspec.Struct):
+    version: int | None = None
+
+
+_version_of = msgspec.json.Decoder(_Versioned)  # reads a stored answer's version, skips the rest
+
+
+class Moves:
+    def __init__(
+        self, states: States, store: EventStore, cache: SnapshotCache, clock: Clock = utcnow
+    ) -> None:
+        self.states = states
+        self.store = store
+        self.cache = cache
+        self.clock = clock
+
+    async def submit(
+        self, game_id: str, seat: Seat, command: Any, *, if_match: int | None, idempotency_key: str | None
+    ) -> Encoded:
+        """Judge *command* from *seat* and append its events; the answer, encoded, and its version.
+
+        Refuses with the domain's :class:`RuleViolation` or an application error; a retried
+        Idempotency-Key gets the stored answer.
+        """
+        started = time.perf_counter()
+        body = json_encoder.encode(command)
+        request_hash = hashlib.sha256(f"{seat}\n".encode() + body).hexdigest()
+        if idempotency_key is not None:
+            earlier = await self.store.idempotent_response(game_id, idempotency_key)
+            if earlier is not None:
+                return _replay(earlier, request_hash)
+        recall = True
+        for _ in range(MAX_RACE_RETRIES):
+            loaded = self.states.recalled(game_id) if recall else None
+            fresh = loaded is None
+            if loaded is None:
+                loaded = await self.states.load(game_id)
+            recall = False  # a second attempt always reads Postgres
+            try:
+                events = judge(loaded, seat, command, if_match)
+            except Exception:
+                if fresh:
+                    raise
+                continue  # judged on a remembered state: judge again on the current one
+            game, codec, row = loaded.game, loaded.codec, loaded.row
+            state = game.fold(loaded.state, events)
+            status = "finished" if game.outcome(state) is not None else "active"
+            now = record_time(self.clock)
+            stored = seal(
+                game_id,
+                loaded.version + 1,
+                row.last_hash,
+                new_events(events, seat, body, idempotency_key),
+                now,
+                row.seed,
+            )
+            version = stored[-1].seq
+            finished = status == "finished"
+            answer = json_encoder.encode(
+                MoveResult(
+                    version=version,
+                    status=status,
+                    events=[
+                        envelope(codec, s, seat, finished, e) for s, e in zip(stored, events, strict=True)
+                    ],
+                )
+            )
+            idem = None
+            if idempotency_key is not None:
+                idem = (idempotency_key, IdempotentResponse(seat, request_hash, 200, answer))
+            epoch = self.states.epoch
+            try:
+                await self.store.append(
+                    game_id, loaded.version, stored, status=status, now=now, idempotency=idem
+                )
+            except VersionConflict as conflict:
+                metrics.MOVE_RACES.inc()
+                if if_match is not None:
+                    raise VersionMismatch(conflict.current_version) from None
+                continue
+            except DuplicateIdempotencyKey:
+                earlier = await self.store.idempotent_response(game_id, idempotency_key or "")
+                if earlier is None:  # pragma: no cover - the row that collided must exist
+                    raise IdempotencyConflict("retry the request") from None
+                return _replay(earlier, request_hash)
+            blob = encode_snapshot(version, game.rules_version, state)
+            self.states.remember_move(game_id, row, version, stored[-1].hash, status, now, blob, epoch, state)
+            board = self.states.board
+            if board is not None:
+                board.post(game_id, version)  # this worker's own streams need not wait for Redis
+            await self.cache.set_and_announce(game_id, blob, version)
+            structlog.contextvars.bind_contextvars(version=version)
+            metrics.MOVES.labels(game.kind).inc()
+            metrics.MOVE_SECONDS.labels(game.kind).observe(time.perf_counter() - started)
+            return Encoded(version, answer)
+        raise TooMuchContention("the game changed too often while deciding; retry")
+
+
+def judge(loaded: Loaded, seat: Seat, command: Any, if_match: int | None) -> list[Event]:
+    """The command's events on *loaded*, or the refusal: the game must be under way, under the
+    rules it was created with, at the version the caller decided on, and the rules must allow it."""
+    game, row = loaded.game, loaded.row
+    if row.status == "open":
+        raise GameNotStarted("the game starts when every seat is taken")
+    if row.status == "finished":
+        raise GameEnded("the game has ended")
+    if row.rules_version != game.rules_version:
+        raise RulesRetired(
+            f"this game was created under {row.rules_version}; the service now judges {game.rules_version}"
+        )
+    if if_match is not None and if_match != loaded.version:
+        raise VersionMismatch(loaded.version)
+    if type(command) not in game.command_types:
+        raise WrongGameKind(f"{tag_of(type(command))} is not a command of {game.kind}")
+    try:
+        return game.decide(loaded.state, seat, command, Rng(row.seed, loaded.version))
+    except RuleViolation:
+        raise
+    except Exception:
+        # A command no rule anticipated (out-of-range values) must still be refused; a crash on a
+        # move the game itself offered is a bug and stays a 500.
+        if command in game.legal_moves(loaded.state, seat):
+            raise
+        log.warning("decide_crashed_on_illegal_command", command=tag_of(type(command)))
+        raise IllegalMove("this move is not among the legal moves") from None
+
+
+def _replay(earlier: IdempotentResponse, request_hash: str) -> Encoded:
+    """The stored answer to an Idempotency-Key, if this is the same request."""
+    if earlier.request_hash != request_hash:
+        raise IdempotencyKeyReused("this Idempotency-Key was used with a different request")
+    return Encoded(_version_of.decode(earlier.response).version, earlier.response, earlier.status_code)

@@ -1,0 +1,232 @@
+"""Reading a game: its document as a seat sees it, the seat's legal moves, the history, the live
+feed of new events, time travel, the list of games and the catalogue.
+
+A view or legal-moves read is answered from the worker's memory while the notice board vouches
+for it (:mod:`service.application.states`), and its encoded answer is kept per version and
+viewer; otherwise it loads from Redis and Postgres.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from domain.kernel import Seat
+
+from ..codec import json_encoder
+from ..infra.store import EventStore
+from ..record.chain import timestamp
+from .documents import (
+    Catalogue,
+    CatalogueEntry,
+    Encoded,
+    EventEnvelope,
+    GameDocument,
+    GameList,
+    GameSummary,
+    History,
+    LegalMoves,
+    SeatInfo,
+    envelope,
+)
+from .errors import InvalidCursor, NotRevealedYet
+from .seats import Seats
+from .states import Loaded, States
+from .titles import Titles
+
+STREAM_POLL_SECONDS = 15.0
+"""The event stream re-reads Postgres at least this often when no notice arrives."""
+STREAM_BATCH = 500
+
+
+def document(loaded: Loaded, viewer: Seat | None, seats: list[SeatInfo]) -> GameDocument[Any]:
+    """The game as *viewer* (a seat, or None for a spectator) may see it."""
+    game, state, row = loaded.game, loaded.state, loaded.row
+    outcome = game.outcome(state)
+    return GameDocument(
+        game_id=row.game_id,
+        kind=row.kind,
+        title=game.title,
+        rules_version=row.rules_version,
+        status="finished" if outcome is not None else ("open" if row.status == "open" else "active"),
+        version=loaded.version,
+        players=row.players,
+        seats=seats,
+        viewer=viewer,
+        to_act=[] if row.status == "open" else game.to_act(state),
+        view=game.view(state, viewer),
+        outcome=outcome,
+        seed_commitment=row.seed_commitment,
+        seed=row.seed if row.status == "finished" else None,
+        created_at=timestamp(row.created_at),
+    )
+
+
+def legal_moves(loaded: Loaded, seat: Seat | None) -> LegalMoves[Any]:
+    """Every command *seat* may send now (none for a spectator, or before or after the game)."""
+    active = seat is not None and loaded.row.status == "active"
+    moves = loaded.game.legal_moves(loaded.state, seat) if active else []
+    return LegalMoves(version=loaded.version, seat=seat, moves=moves)
+
+
+class Reads:
+    def __init__(self, titles: Titles, states: States, seats: Seats, store: EventStore) -> None:
+        self.titles = titles
+        self.states = states
+        self.seats = seats
+        self.store = store
+
+    # --- the game now -------------------------------------------------------------------------
+    async def document(self, game_id: str, viewer: Seat | None, if_none_match: int | None) -> Encoded:
+        """The game as *viewer* may see it, encoded; no body when the caller's copy
+        (*if_none_match*) is current."""
+        entry = await self.states.vouched(game_id)
+        if entry is not None:
+            if if_none_match == entry.row.version:
+                return Encoded(entry.row.version, None)
+            body = entry.documents.get(viewer)
+            if body is None:
+                loaded = self.states.for_reading(entry)
+                body = json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id)))
+                entry.documents[viewer] = body
+            return Encoded(entry.row.version, body)
+        if if_none_match is not None:
+            row = await self.states.row(game_id)
+            if row.version == if_none_match:
+                return Encoded(row.version, None)
+        loaded = await self.states.load(game_id)
+        return Encoded(
+            loaded.version, json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id)))
+        )
+
+    async def legal_moves(self, game_id: str, seat: Seat | None) -> Encoded:
+        """Every command *seat* may send now, encoded, and the version they are for."""
+        entry = await self.states.vouched(game_id)
+        if entry is not None:
+            body = entry.legal.get(seat)
+            if body is None:
+                body = json_encoder.encode(legal_moves(self.states.for_reading(entry), seat))
+                entry.legal[seat] = body
+            return Encoded(entry.row.version, body)
+        loaded = await self.states.load(game_id, recall=True)
+        return Encoded(loaded.version, json_encoder.encode(legal_moves(loaded, seat)))
+
+    async def at(self, game_id: str, version: int, viewer: Seat | None, *, reveal: bool) -> GameDocument[Any]:
+        """Time travel: the game right after event *version*, as *viewer* saw it; with *reveal*
+        (only once the game has ended) the full state too."""
+        loaded = await self.states.at(game_id, version)
+        if reveal and loaded.row.status != "finished":
+            raise NotRevealedYet("hidden information is revealed when the game ends")
+        shown = document(loaded, viewer, await self.seats.table(game_id))
+        if reveal:
+            shown.revealed_state = msgspec.to_builtins(loaded.state)
+        return shown
+
+    # --- what happened ------------------------------------------------------------------------
+    async def history(self, game_id: str, viewer: Seat | None, after: int, limit: int) -> History[Any]:
+        """The events after *after* (at most *limit*), redacted for *viewer*."""
+        row = await self.states.row(game_id)
+        _, codec = self.titles[row.kind]
+        events = await self.store.events(game_id, after=after, limit=limit)
+        revealed = row.status == "finished"
+        return History(
+            version=row.version,
+            events=[envelope(codec, e, viewer, revealed) for e in events],
+            next_after=events[-1].seq if events and events[-1].seq < row.version else None,
+        )
+
+    async def follow(
+        self, game_id: str, viewer: Seat | None, after: int
+    ) -> AsyncIterator[tuple[bool, list[EventEnvelope[Any]]]]:
+        """Batches of new events as they are appended (for the SSE stream), with whether the game
+        has finished; ends with the game.  An empty batch means "nothing yet"."""
+        row = await self.states.row(game_id)
+        _, codec = self.titles[row.kind]
+        while True:
+            events = await self.store.events(game_id, after=after, limit=STREAM_BATCH)
+            row = await self.store.get_game(game_id)
+            finished = row is not None and row.status == "finished"
+            if events:
+                after = events[-1].seq
+                yield finished, [envelope(codec, e, viewer, finished) for e in events]
+                if len(events) == STREAM_BATCH:
+                    continue  # more are waiting
+                if finished:
+                    return  # the last events of a finished game: nothing will follow
+            elif finished:
+                return
+            else:
+                yield False, []
+            await self._news(game_id, after)
+
+    async def _news(self, game_id: str, after: int) -> None:
+        """Until the game may have moved past *after*: a notice (or a dropped board, or
+        STREAM_POLL_SECONDS) with the board; a quarter of a second without it."""
+        board = self.states.board
+        if board is None or not board.live:
+            await asyncio.sleep(0.25)
+            return
+        board.drain()
+        if board.announced.get(game_id, -1) > after:
+            return
+        await board.wait(game_id, STREAM_POLL_SECONDS)
+
+    # --- games and titles ---------------------------------------------------------------------
+    async def games(self, kind: str | None, status: str | None, cursor: str | None, limit: int) -> GameList:
+        """Games by kind and status, newest first, *limit* at a time (keyset *cursor*)."""
+        rows = await self.store.list_games(kind, status, _decode_cursor(cursor), limit + 1)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        summaries = []
+        for row in rows:
+            open_seats = []
+            if row.status == "open":
+                open_seats = [s for s, h in await self.store.seats(row.game_id) if h is None]
+            summaries.append(
+                GameSummary(
+                    game_id=row.game_id,
+                    kind=row.kind,
+                    status=row.status,
+                    players=row.players,
+                    open_seats=open_seats,
+                    version=row.version,
+                    created_at=row.created_at.isoformat(),
+                )
+            )
+        next_cursor = f"{rows[-1].created_at.isoformat()}~{rows[-1].game_id}" if more and rows else None
+        return GameList(games=summaries, next_cursor=next_cursor)
+
+    def catalogue(self) -> Catalogue:
+        return Catalogue(
+            games=[
+                CatalogueEntry(
+                    kind=g.kind,
+                    title=g.title,
+                    summary=g.summary,
+                    rules_version=g.rules_version,
+                    player_counts=list(g.player_counts),
+                    options_schema=msgspec.json.schema(g.options_type),
+                    variants=dict(g.variants),
+                )
+                for g in self.titles
+            ]
+        )
+
+    def components(self, kind: str) -> Any:
+        """A title's component data for rendering (assumed values marked)."""
+        game, _ = self.titles[kind]
+        return msgspec.to_builtins(game.components())
+
+
+def _decode_cursor(cursor: str | None) -> tuple[datetime, str] | None:
+    if cursor is None:
+        return None
+    try:
+        stamp, _, game_id = cursor.partition("~")
+        return datetime.fromisoformat(stamp), game_id
+    except ValueError:
+        raise InvalidCursor("the cursor is not one this API returned") from None

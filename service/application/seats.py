@@ -1,0 +1,169 @@
+"""Tables and seats: creating a game, claiming its seats, and knowing a seat by its token.
+
+A seat token is ``ymn.<seat>.<secret>``; only its SHA-256 is stored, and it is shown once.  A
+claimed seat is never released and its hash never changes, so a worker remembers hashes (and
+full tables) after the first lookup.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from typing import Any
+
+import msgspec
+
+from domain.kernel import Seat, seed_commitment
+
+from ..codec import json_encoder, new_events
+from ..infra.cache import SnapshotCache, encode_snapshot
+from ..infra.store import EventStore, GameRow
+from ..record.chain import seal
+from .clock import Clock, record_time, utcnow
+from .documents import GameCreated, Joined, SeatInfo, SeatToken
+from .errors import GameNotFound, InvalidOptions, InvalidSeat, InvalidToken, SeatNotFound, SeatTaken
+from .titles import Titles
+
+TOKEN_HASHES = 400_000
+"""Seat token hashes a worker remembers."""
+FULL_TABLES = 100_000
+"""Games whose (full, hence final) seat table a worker remembers."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token(seat: Seat) -> str:
+    return f"ymn.{seat}.{secrets.token_urlsafe(24)}"
+
+
+def new_game_id() -> str:
+    return "g_" + secrets.token_hex(10)
+
+
+class Seats:
+    def __init__(
+        self,
+        titles: Titles,
+        store: EventStore,
+        cache: SnapshotCache,
+        clock: Clock = utcnow,
+    ) -> None:
+        self.titles = titles
+        self.store = store
+        self.cache = cache
+        self.clock = clock
+        self._token_hashes: dict[tuple[str, int], str] = {}
+        self._full_tables: dict[str, list[SeatInfo]] = {}
+
+    # --- a new table --------------------------------------------------------------------------
+    async def create(
+        self, kind: str, options: dict[str, Any], seed: str | None, take: str | list[int]
+    ) -> GameCreated:
+        """Set up a game and record its opening events; the creator takes *take*'s seats now."""
+        game, codec = self.titles[kind]
+        try:
+            opts = codec.decode_options(options)
+        except msgspec.ValidationError as exc:
+            raise InvalidOptions(str(exc)) from None
+        if opts.players not in game.player_counts:
+            counts = ", ".join(map(str, game.player_counts))
+            raise InvalidOptions(f"{game.title} is played by {counts} players")
+        secret_seed = seed if seed is not None else secrets.token_hex(32)
+        state, events = game.start(opts, secret_seed)  # InvalidOptions (a RuleViolation) refuses
+        players = opts.players
+        taken = list(range(players)) if take == "all" else ([] if take == "none" else sorted(set(take)))
+        if any(s < 0 or s >= players for s in taken):
+            raise InvalidSeat(f"seats are numbered 0..{players - 1}")
+        game_id = new_game_id()
+        tokens = {seat: new_token(seat) for seat in taken}
+        now = record_time(self.clock)
+        commitment = seed_commitment(secret_seed)
+        stored = seal(game_id, 1, commitment, new_events(events, None, None, None), now, secret_seed)
+        status = "active" if len(tokens) == players else "open"
+        row = GameRow(
+            game_id=game_id,
+            kind=kind,
+            rules_version=game.rules_version,
+            options=json_encoder.encode(opts),
+            players=players,
+            seed=secret_seed,
+            seed_commitment=commitment,
+            status=status,
+            version=len(stored),
+            last_hash=stored[-1].hash if stored else commitment,
+            imported=False,
+            created_at=now,
+            updated_at=now,
+        )
+        hashes = [token_hash(tokens[s]) if s in tokens else None for s in range(players)]
+        await self.store.create_game(row, hashes, stored)
+        for seat, digest in enumerate(hashes):
+            if digest is not None:  # its first move here needs no lookup
+                self._remember_token(game_id, seat, digest)
+        await self.cache.set(game_id, encode_snapshot(row.version, game.rules_version, state))
+        return GameCreated(
+            game_id=game_id,
+            kind=kind,
+            status=status,
+            version=row.version,
+            players=players,
+            seed_commitment=commitment,
+            tokens=[SeatToken(seat=s, token=t) for s, t in sorted(tokens.items())],
+        )
+
+    async def join(self, game_id: str, seat: int) -> Joined:
+        """Claim an open seat; the last claim starts the game."""
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise GameNotFound(f"no game {game_id}")
+        if not 0 <= seat < row.players:
+            raise SeatNotFound(f"seats are numbered 0..{row.players - 1}")
+        token = new_token(seat)
+        digest = token_hash(token)
+        status = await self.store.claim_seat(game_id, seat, digest, record_time(self.clock))
+        if status is None:
+            raise SeatTaken(f"seat {seat} is already taken")
+        self._remember_token(game_id, seat, digest)
+        return Joined(game_id=game_id, seat=seat, token=token, status=status)
+
+    async def table(self, game_id: str) -> list[SeatInfo]:
+        """Which seats are claimed."""
+        infos = self._full_tables.get(game_id)
+        if infos is not None:
+            return infos
+        infos = [SeatInfo(seat=s, claimed=h is not None) for s, h in await self.store.seats(game_id)]
+        if infos and all(i.claimed for i in infos):
+            # A claimed seat is never released, so a full table can be remembered (one query less per read).
+            if len(self._full_tables) >= FULL_TABLES:
+                self._full_tables.clear()
+            self._full_tables[game_id] = infos
+        return infos
+
+    # --- who is asking ------------------------------------------------------------------------
+    def _remember_token(self, game_id: str, seat: Seat, digest: str) -> None:
+        if len(self._token_hashes) >= TOKEN_HASHES:
+            self._token_hashes.clear()  # a bound, not an LRU: a forgotten hash is one lookup away
+        self._token_hashes[(game_id, seat)] = digest
+
+    async def authenticate(self, game_id: str, token: str) -> Seat:
+        """The seat *token* holds in the game, or :class:`InvalidToken`."""
+        parts = token.split(".")
+        # isdecimal and isascii: "²" is a digit to str.isdigit() but not to int().
+        if (
+            len(parts) != 3
+            or parts[0] != "ymn"
+            or not (parts[1].isascii() and parts[1].isdecimal() and len(parts[1]) < 5)
+        ):
+            raise InvalidToken("expected 'Authorization: Bearer ymn.<seat>.<secret>'")
+        seat = int(parts[1])
+        expected = self._token_hashes.get((game_id, seat))
+        if expected is None:
+            expected = await self.store.seat_token_hash(game_id, seat)
+            if expected is not None:
+                self._remember_token(game_id, seat, expected)
+        if expected is None or not hmac.compare_digest(expected, token_hash(token)):
+            raise InvalidToken("this token does not hold a seat in this game")
+        return seat

@@ -1,0 +1,1 @@
+"""Development conveniences: the embedded Postgres of the quick start."""

@@ -1,0 +1,125 @@
+"""The Litestar application: ``create_app`` wires the controllers to one application service.
+
+::
+
+    request -> AccessLogMiddleware -> controller (service.http.controllers)
+            -> dependencies: the application's part, the caller's seat (service.http.dependencies)
+            -> application (service.application) -> domain / store / cache
+            -> answer; a refusal becomes problem+json (service.http.problems)
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import structlog
+from litestar import Litestar, post
+from litestar.middleware import DefineMiddleware
+from litestar.openapi import OpenAPIConfig
+from litestar.params import JSONBody
+
+from domain.kernel import Game
+from domain.registry import production_games
+
+from ..application import Application
+from ..infra.cache import MemorySnapshotCache, RedisSnapshotCache, SnapshotCache
+from ..infra.logging import AccessLogMiddleware, configure_logging
+from ..infra.notices import NoticeBoard
+from ..infra.store import EventStore
+from ..settings import Settings
+from .contract import signature_namespace
+from .controllers import CONTROLLERS
+from .dependencies import DEPENDENCIES
+from .openapi import finish_openapi
+from .problems import EXCEPTION_HANDLERS
+
+log = structlog.get_logger("yamen.app")
+
+API_VERSION = "1.0.0"
+DESCRIPTION = (
+    "Yamen judges every move and keeps the record. Create a game, take or claim seats, read the game "
+    "as your seat may see it, list your legal moves, submit moves, and read the redacted event history. "
+    "Errors are RFC 9457 problem+json with a stable `code`."
+)
+
+
+@post("/bench/echo", include_in_schema=False, status_code=200)
+async def bench_echo(data: JSONBody[dict[str, Any]]) -> dict[str, Any]:
+    """The framework's ceiling for the benchmark: decode a JSON body and encode it back."""
+    return data
+
+
+def create_app(
+    games: dict[str, Game] | None = None,
+    *,
+    settings: Settings | None = None,
+    store: EventStore | None = None,
+    cache: SnapshotCache | None = None,
+) -> Litestar:
+    """The app serving *games* (the production titles by default).  It opens its own Postgres pool,
+    snapshot cache and notice board at start-up unless *store* / *cache* are given."""
+    settings = settings or Settings.from_env()
+    games = games if games is not None else production_games()
+    configure_logging(settings.log_format)
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        own_store, own_cache = store is None, cache is None
+        the_store = store or EventStore(_require_db(settings), max_size=settings.pool_size)
+        the_cache: SnapshotCache = cache or (
+            RedisSnapshotCache(settings.redis_url) if settings.redis_url else MemorySnapshotCache()
+        )
+        if own_store:
+            await the_store.open()
+            if settings.auto_migrate:
+                await the_store.migrate()
+        application = Application(games, the_store, the_cache)
+        board = None
+        if settings.notices and isinstance(the_cache, RedisSnapshotCache):
+            board = NoticeBoard(the_cache.url)
+            application.attach_board(board)
+            await board.start()
+        app.state.application = application
+        log.info(
+            "started", games=sorted(games), cache=the_cache.name, notices=board is not None and board.live
+        )
+        try:
+            yield
+        finally:
+            if board is not None:
+                await board.close()
+            if own_store:
+                await the_store.close()
+            if own_cache:
+                await the_cache.close()
+
+    documents: dict[str, Any] = {}
+
+    def openapi_document(app: Litestar) -> dict[str, Any]:
+        if "doc" not in documents:
+            documents["doc"] = finish_openapi(app.openapi_schema.to_schema(), games)
+        return documents["doc"]
+
+    app = Litestar(
+        route_handlers=[*CONTROLLERS, *([bench_echo] if settings.bench_echo else [])],
+        dependencies=DEPENDENCIES,
+        signature_namespace=signature_namespace(games),
+        lifespan=[lifespan],
+        exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
+        middleware=[DefineMiddleware(AccessLogMiddleware, write_lines=settings.access_log)],
+        openapi_config=OpenAPIConfig(
+            title="Yamen", version=API_VERSION, description=DESCRIPTION, path="/schema", render_plugins=[]
+        ),
+        logging_config=None,
+        debug=False,
+    )
+    app.state.openapi_document = openapi_document
+    return app
+
+
+def _require_db(settings: Settings) -> str:
+    if not settings.database_url:
+        raise RuntimeError("DATABASE_URL is not set (use `yamen serve`, which starts an embedded Postgres)")
+    return settings.database_url

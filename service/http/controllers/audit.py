@@ -1,0 +1,127 @@
+"""Audit: time travel, the game's record, its verification, and importing a finished record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
+
+from litestar import Controller, Response, get, post
+from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
+from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
+from litestar.params import PathParameter, QueryParameter, RawBody
+from litestar.response import Stream
+
+from domain.kernel import Seat
+
+from ...application.audit import MAX_RECORD_BYTES, Audit
+from ...application.documents import GameDocument, Imported
+from ...application.errors import (
+    GameNotFound,
+    IncompleteRecord,
+    InvalidRecord,
+    InvalidToken,
+    NotRevealedYet,
+    RecordDoesNotVerify,
+    RecordTooLarge,
+    VersionNotFound,
+)
+from ...application.reads import Reads
+from ...codec import json_encoder
+from ...record.verify import Verification
+from ..dependencies import GameId
+from ..problems import problems
+from .responses import JSON, etag
+
+if TYPE_CHECKING:  # each app names this: the union of its games' views (see service.http.contract)
+    from domain.kernel import View
+
+NDJSON = "application/x-ndjson"
+
+
+@dataclass
+class RecordUpload(Operation):
+    """The import's request body is a record in NDJSON, read raw (Litestar documents only decoded bodies)."""
+
+    def __post_init__(self) -> None:
+        self.request_body = RequestBody(
+            content={NDJSON: OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING))},
+            description="A complete game record as exported by GET /v1/games/{game_id}/record",
+            required=True,
+        )
+
+
+class AuditController(Controller):
+    path = "/v1/games"
+    tags = ("audit",)
+
+    @get(
+        "/{game_id:str}/states/{version:int}",
+        summary=(
+            "Time travel: the game right after event *version*, as the caller may see it "
+            "(after the end: reveal=true shows everything)"
+        ),
+        responses=problems(GameNotFound, VersionNotFound, InvalidToken, NotRevealedYet),
+    )
+    async def get_state_at(
+        self,
+        game_id: GameId,
+        version: Annotated[int, PathParameter(ge=1, description="1 is the state right after setup")],
+        reads: NamedDependency[Reads],
+        caller: NamedDependency[Seat | None],
+        reveal: Annotated[
+            bool,
+            QueryParameter(
+                name="reveal",
+                description="The full state, hidden parts included; only once the game has ended",
+            ),
+        ] = False,
+    ) -> Response[GameDocument[View]]:
+        shown = await reads.at(game_id, version, caller, reveal=reveal)
+        headers = {"ETag": etag(version), "Vary": "Authorization"}
+        return Response(content=json_encoder.encode(shown), media_type=JSON, headers=headers)
+
+    @get(
+        "/{game_id:str}/record",
+        summary=(
+            "The game's record as NDJSON (header, events, footer): redacted for the caller while it runs, "
+            "complete after"
+        ),
+        media_type=NDJSON,
+        responses={
+            200: ResponseSpec(
+                str,
+                description="NDJSON lines: a header, one line per event, and a footer once the game ended",
+                media_type=NDJSON,
+                generate_examples=False,
+            ),
+            **problems(GameNotFound, InvalidToken),
+        },
+    )
+    async def export_record(
+        self, game_id: GameId, audit: NamedDependency[Audit], caller: NamedDependency[Seat | None]
+    ) -> Stream:
+        lines = await audit.export(game_id, caller)
+        disposition = f'attachment; filename="{game_id}.ndjson"'
+        return Stream(lines, media_type=NDJSON, headers={"Content-Disposition": disposition})
+
+    @get(
+        "/{game_id:str}/verification",
+        summary=(
+            "Check the stored game: hash chain, fold, replay through decide, and (after the end) the seed"
+        ),
+        responses=problems(GameNotFound),
+    )
+    async def verification(self, game_id: GameId, audit: NamedDependency[Audit]) -> Verification:
+        return await audit.verification(game_id)
+
+    @post(
+        "/import",
+        summary="Verify a finished game's complete record and store it as a new game to browse",
+        status_code=201,
+        request_max_body_size=MAX_RECORD_BYTES,
+        operation_class=RecordUpload,
+        responses=problems(RecordTooLarge, InvalidRecord, IncompleteRecord, RecordDoesNotVerify),
+    )
+    async def import_game(self, audit: NamedDependency[Audit], body: RawBody) -> Imported:
+        return await audit.import_record(bytes(body))

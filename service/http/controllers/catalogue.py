@@ -1,0 +1,33 @@
+"""The catalogue: the games hosted here and their component data."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, get
+from litestar.di import NamedDependency
+from litestar.params import PathParameter
+
+from ...application.documents import Catalogue
+from ...application.errors import UnknownKind
+from ...application.reads import Reads
+from ..problems import problems
+
+
+class CatalogueController(Controller):
+    path = "/v1/catalogue"
+    tags = ("catalogue",)
+
+    @get("/", summary="The games hosted here, their player counts and options", responses=problems())
+    async def catalogue(self, reads: NamedDependency[Reads]) -> Catalogue:
+        return reads.catalogue()
+
+    @get(
+        "/{kind:str}/components",
+        summary="A game's component data (tiles, cards, tracks) for rendering; assumed values are marked",
+        responses=problems(UnknownKind),
+    )
+    async def components(
+        self, kind: Annotated[str, PathParameter(max_length=64)], reads: NamedDependency[Reads]
+    ) -> dict[str, Any]:
+        return reads.components(kind)

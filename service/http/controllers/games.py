@@ -1,0 +1,108 @@
+"""Games and their seats: find, create, join, read as a seat sees it, and list a seat's legal moves."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import structlog
+from litestar import Controller, Response, get, post
+from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
+
+from domain.kernel import Seat
+
+from ...application.documents import CreateGame, GameCreated, GameDocument, GameList, Joined, LegalMoves
+from ...application.errors import (
+    GameNotFound,
+    InvalidCursor,
+    InvalidOptions,
+    InvalidPrecondition,
+    InvalidSeat,
+    InvalidToken,
+    SeatNotFound,
+    SeatTaken,
+    UnknownKind,
+)
+from ...application.reads import Reads
+from ...application.seats import Seats
+from ..dependencies import GameId, version_in
+from ..problems import problems
+from .responses import encoded, etag_header
+
+if TYPE_CHECKING:  # each app names these: the union of its games' (see service.http.contract)
+    from domain.kernel import Command, View
+
+
+class GamesController(Controller):
+    path = "/v1/games"
+    tags = ("games",)
+
+    @get("/", summary="Find games by kind and status, newest first", responses=problems(InvalidCursor))
+    async def list_games(
+        self,
+        reads: NamedDependency[Reads],
+        kind: Annotated[str | None, QueryParameter(name="kind", required=False, max_length=64)] = None,
+        status: Annotated[
+            str | None, QueryParameter(name="status", required=False, pattern="^(open|active|finished)$")
+        ] = None,
+        cursor: Annotated[str | None, QueryParameter(name="cursor", required=False, max_length=200)] = None,
+        limit: Annotated[int, QueryParameter(name="limit", ge=1, le=100)] = 20,
+    ) -> GameList:
+        return await reads.games(kind, status, cursor, limit)
+
+    @post(
+        "/",
+        summary="Create a game; returns the seat tokens taken now (shown once)",
+        status_code=201,
+        responses=problems(UnknownKind, InvalidOptions, InvalidSeat),
+    )
+    async def create_game(self, data: JSONBody[CreateGame], seats: NamedDependency[Seats]) -> GameCreated:
+        created = await seats.create(data.kind, data.options, data.seed, data.take_seats)
+        structlog.contextvars.bind_contextvars(game_id=created.game_id)
+        return created
+
+    @post(
+        "/{game_id:str}/seats/{seat:int}",
+        summary=(
+            "Claim an open seat; returns its token (shown once). The game starts when every seat is taken"
+        ),
+        status_code=201,
+        responses=problems(GameNotFound, SeatNotFound, SeatTaken),
+    )
+    async def join_game(
+        self, game_id: GameId, seat: Annotated[int, PathParameter(ge=0, le=16)], seats: NamedDependency[Seats]
+    ) -> Joined:
+        joined = await seats.join(game_id, seat)
+        structlog.contextvars.bind_contextvars(seat=seat)
+        return joined
+
+    @get(
+        "/{game_id:str}",
+        summary="The game as the caller may see it; ETag is the version",
+        response_headers=[etag_header("The game's version; send it back in If-None-Match for a 304")],
+        responses={
+            **problems(GameNotFound, InvalidToken, InvalidPrecondition),
+            304: ResponseSpec(None, description="Not modified since the version in If-None-Match"),
+        },
+    )
+    async def get_game(
+        self,
+        game_id: GameId,
+        reads: NamedDependency[Reads],
+        caller: NamedDependency[Seat | None],
+        if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match", required=False)] = None,
+    ) -> Response[GameDocument[View]]:
+        answer = await reads.document(game_id, caller, version_in(if_none_match, "If-None-Match"))
+        return encoded(answer, vary=True)
+
+    @get(
+        "/{game_id:str}/legal-moves",
+        summary="Every command the caller's seat may send now",
+        response_headers=[etag_header("The version these moves are legal at")],
+        responses=problems(GameNotFound, InvalidToken),
+    )
+    async def legal_moves(
+        self, game_id: GameId, reads: NamedDependency[Reads], caller: NamedDependency[Seat | None]
+    ) -> Response[LegalMoves[Command]]:
+        return encoded(await reads.legal_moves(game_id, caller))

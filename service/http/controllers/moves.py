@@ -1,0 +1,90 @@
+"""Moves: a seat submits a command; the rules judge it and the record keeps it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+from litestar import Controller, Response, post
+from litestar.di import NamedDependency
+from litestar.params import HeaderParameter, JSONBody
+
+from domain.kernel import NotYourTurn, Seat
+
+from ...application.documents import MoveResult
+from ...application.errors import (
+    GameEnded,
+    GameNotFound,
+    GameNotStarted,
+    IdempotencyConflict,
+    IdempotencyKeyReused,
+    IllegalMove,
+    InvalidPrecondition,
+    InvalidToken,
+    RulesRetired,
+    TokenRequired,
+    TooMuchContention,
+    VersionMismatch,
+    WrongGameKind,
+)
+from ...application.moves import Moves
+from ..dependencies import GameId, version_in
+from ..problems import Rules, problems
+from .responses import encoded, etag_header
+
+if TYPE_CHECKING:  # each app names these: the union of its games' (see service.http.contract)
+    from domain.kernel import Command, Event
+
+
+class MovesController(Controller):
+    path = "/v1/games/{game_id:str}/moves"
+    tags = ("games",)
+
+    @post(
+        "/",
+        summary=(
+            "Submit a command. If-Match pins the version (stale: 412); Idempotency-Key makes retries safe"
+        ),
+        status_code=200,
+        response_headers=[etag_header("The game's version after the move")],
+        responses=problems(
+            TokenRequired,
+            InvalidToken,
+            NotYourTurn,
+            GameNotFound,
+            GameNotStarted,
+            GameEnded,
+            RulesRetired,
+            TooMuchContention,
+            IdempotencyConflict,
+            VersionMismatch,
+            InvalidPrecondition,
+            Rules,
+            WrongGameKind,
+            IllegalMove,
+            IdempotencyKeyReused,
+        ),
+    )
+    async def submit_move(
+        self,
+        game_id: GameId,
+        data: JSONBody[Command],
+        moves: NamedDependency[Moves],
+        player: NamedDependency[Seat],
+        if_match: Annotated[
+            str | None,
+            HeaderParameter(name="If-Match", required=False, description='The version decided on, e.g. "12"'),
+        ] = None,
+        idempotency_key: Annotated[
+            str | None,
+            HeaderParameter(
+                name="Idempotency-Key",
+                required=False,
+                max_length=200,
+                description="A key unique to this move: a retry with it gets the first answer, applied once",
+            ),
+        ] = None,
+    ) -> Response[MoveResult[Event]]:
+        answer = await moves.submit(
+            game_id, player, data, if_match=version_in(if_match, "If-Match"), idempotency_key=idempotency_key
+        )
+        return encoded(answer)

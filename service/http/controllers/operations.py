@@ -1,0 +1,45 @@
+"""Operations: liveness, readiness, metrics and the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Controller, Request, Response, get
+from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
+
+from ...application import Application
+from ...application.documents import Health
+from ...codec import json_encoder
+from ...infra import metrics
+from .responses import JSON
+
+
+class OperationsController(Controller):
+    path = "/"
+    tags = ("operations",)
+
+    @get("/healthz", summary="The process is up")
+    async def healthz(self) -> Health:
+        return Health(status="ok")
+
+    @get(
+        "/readyz",
+        summary="Postgres is reachable (Redis state reported)",
+        responses={503: ResponseSpec(Health, description="Postgres is unreachable", generate_examples=False)},
+    )
+    async def readyz(self, application: NamedDependency[Application]) -> Response[Health]:
+        health = await application.health()
+        status = 200 if health.postgres == "ok" else 503
+        return Response(content=json_encoder.encode(health), status_code=status, media_type=JSON)
+
+    @get("/metrics", include_in_schema=False, media_type=metrics.CONTENT_TYPE)
+    async def metrics(self) -> bytes:
+        """Prometheus metrics of this worker (see :mod:`service.infra.metrics`)."""
+        return metrics.render()
+
+    @get("/v1/openapi.json", include_in_schema=False)
+    async def openapi(self, request: Request) -> Response[dict[str, Any]]:
+        return Response(
+            content=json_encoder.encode(request.app.state.openapi_document(request.app)), media_type=JSON
+        )

@@ -1,0 +1,198 @@
+"""Errors as RFC 9457 problem+json: the one map from a refusal to an HTTP answer.
+
+Every refusal has a stable ``code`` (``type`` is the same code as a URI).  The application's
+refusals (:mod:`service.application.errors`) and the rules' (:class:`RuleViolation`) map to a
+status by their kind, here and nowhere else; :func:`problems` declares on each handler which
+refusals it can answer with, so the OpenAPI document lists every status with its codes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import structlog
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi import ResponseSpec
+
+from domain.kernel import NotYourTurn, RuleViolation
+
+from ..application import errors as app
+from ..codec import json_encoder
+from ..infra.store import StoreRefused, StoreUnavailable
+
+log = structlog.get_logger("yamen.http")
+
+PROBLEM = "application/problem+json"
+TYPE_BASE = "https://yamen.dev/problems/"
+RETRY_AFTER_SECONDS = 1
+"""What a 503 asks a client to wait before retrying."""
+
+
+class ProblemDetails(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """An RFC 9457 problem.  ``type`` is a stable URI per code; ``code`` the same code bare."""
+
+    type: str
+    title: str
+    status: int
+    code: str
+    detail: str | None = None
+    instance: str | None = None
+    rule: str | None = None
+    """For rule violations: the rulebook section that forbids the move."""
+    current_version: int | None = None
+    """For 412 Precondition Failed: the game's version now."""
+    errors: list[dict[str, Any]] | None = None
+    """For 400 Bad Request: what was wrong with each parameter or field."""
+
+
+TITLES = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    412: "Precondition Failed",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
+
+STATUS: dict[type[Exception], int] = {
+    app.Malformed: 400,
+    app.Unauthenticated: 401,
+    app.Forbidden: 403,
+    NotYourTurn: 403,
+    app.NotFound: 404,
+    app.Conflict: 409,
+    app.Stale: 412,
+    app.TooLarge: 413,
+    app.Unprocessable: 422,
+    RuleViolation: 422,
+}
+"""The status of each kind of refusal (the most specific class in an exception's MRO wins)."""
+
+
+def status_of(kind: type[Exception]) -> int:
+    for cls in kind.__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    raise KeyError(kind)
+
+
+# --- answering ----------------------------------------------------------------------------------
+def answer(request: Request, status: int, code: str, detail: str | None, **extra: Any) -> Response:
+    structlog.contextvars.bind_contextvars(code=code)
+    headers = {}
+    if status == 401:
+        headers["WWW-Authenticate"] = "Bearer"
+    elif status == 503:
+        headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    problem = ProblemDetails(
+        type=TYPE_BASE + code,
+        title=TITLES.get(status, "Error"),
+        status=status,
+        code=code,
+        detail=detail,
+        instance=request.url.path,
+        **extra,
+    )
+    return Response(
+        content=json_encoder.encode(problem), status_code=status, media_type=PROBLEM, headers=headers
+    )
+
+
+def _on_refusal(request: Request, exc: app.ApplicationError) -> Response:
+    return answer(request, status_of(type(exc)), exc.code, exc.detail, **exc.extra)
+
+
+def _on_rule_violation(request: Request, exc: RuleViolation) -> Response:
+    return answer(request, status_of(type(exc)), exc.code, exc.message, rule=exc.rule)
+
+
+def _on_validation(request: Request, exc: ValidationException) -> Response:
+    extra = exc.extra if isinstance(exc.extra, list) else None
+    errors = [e for e in (extra or []) if isinstance(e, dict)] or None
+    # The message never echoes the request (it could carry a token).
+    return answer(request, 400, "invalid_request", str(exc.detail), errors=errors)
+
+
+_HTTP_CODES = {
+    400: "invalid_request",
+    401: "unauthorized",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+}
+
+
+def _on_http(request: Request, exc: HTTPException) -> Response:
+    return answer(request, exc.status_code, _HTTP_CODES.get(exc.status_code, "http_error"), str(exc.detail))
+
+
+def _on_store_down(request: Request, exc: StoreUnavailable) -> Response:
+    log.error("postgres_unavailable", error=str(exc))
+    return answer(request, 503, "store_unavailable", "the event store is unavailable; retry later")
+
+
+def _on_store_refused(request: Request, exc: StoreRefused) -> Response:
+    log.warning("postgres_refused_value", error=str(exc))
+    return answer(request, 422, app.UnstorableValue.code, app.UnstorableValue.summary)
+
+
+def _on_crash(request: Request, exc: Exception) -> Response:
+    log.exception("unhandled_error", error=type(exc).__name__)
+    return answer(request, 500, "internal_error", "an unexpected error occurred")
+
+
+EXCEPTION_HANDLERS = {
+    app.ApplicationError: _on_refusal,
+    RuleViolation: _on_rule_violation,
+    ValidationException: _on_validation,
+    HTTPException: _on_http,
+    StoreUnavailable: _on_store_down,
+    StoreRefused: _on_store_refused,
+    Exception: _on_crash,
+}
+
+
+# --- declaring --------------------------------------------------------------------------------
+class Rules:
+    """Stands for every :class:`RuleViolation` in :func:`problems` (the codes are the games')."""
+
+
+EDGE = {
+    400: "`invalid_request`: a parameter, header or body is malformed (`errors` says which)",
+    503: "`store_unavailable`: Postgres is unavailable; retry after `Retry-After` seconds",
+}
+
+
+def problems(
+    *refusals: type[app.ApplicationError] | type[Rules] | type[NotYourTurn],
+) -> dict[int, ResponseSpec]:
+    """The problem responses of a handler: malformed input (400), the event store down (503),
+    and each of *refusals* under its status, with its code and meaning."""
+    lines: dict[int, list[str]] = {status: [text] for status, text in EDGE.items()}
+    for refusal in refusals:
+        if refusal is Rules:
+            lines.setdefault(422, []).append(
+                "a rule forbids the move: `code` is the rule's stable code and `rule` its rulebook section"
+            )
+        elif refusal is NotYourTurn:
+            lines.setdefault(403, []).append("`not_your_turn`: another seat must act now")
+        else:
+            lines.setdefault(status_of(refusal), []).append(f"`{refusal.code}`: {refusal.summary}")  # type: ignore[union-attr]
+    return {
+        status: ResponseSpec(
+            data_container=ProblemDetails,
+            description="; ".join(texts),
+            media_type=PROBLEM,
+            generate_examples=False,
+        )
+        for status, texts in sorted(lines.items())
+    }

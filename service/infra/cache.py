@@ -1,0 +1,219 @@
+"""The snapshot cache: folded game states keyed by game, so reads fold only newer events.
+
+It is only a cache.  A miss, a snapshot older than the stream, one written under another rules
+version, bytes that no longer decode, or Redis being down all fall back to folding from
+Postgres; callers never see the difference except in latency.  A Redis outage is remembered for a
+few seconds so that requests do not each wait for a connection timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from typing import Any, Protocol
+
+import msgspec
+import redis.asyncio as aioredis
+import structlog
+
+from . import metrics
+from .notices import CHANNEL, notice
+
+log = structlog.get_logger("yamen.cache")
+
+
+class Snapshot(msgspec.Struct, array_like=True, frozen=True):
+    version: int
+    rules_version: str
+    state: msgspec.Raw
+    """The game's State, msgpack-encoded with the game's own state type."""
+
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(Snapshot)
+
+
+def encode_snapshot(version: int, rules_version: str, state: Any) -> bytes:
+    return _encoder.encode(Snapshot(version, rules_version, msgspec.Raw(_encoder.encode(state))))
+
+
+def peek_snapshot(blob: bytes | None) -> Snapshot | None:
+    """The snapshot's envelope (its state still encoded), or None if absent or undecodable."""
+    if blob is None:
+        return None
+    try:
+        return _decoder.decode(blob)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
+def decode_state(snap: Snapshot, state_decoder: msgspec.msgpack.Decoder) -> Any | None:
+    """The snapshot's state, or None when its bytes no longer fit the state type."""
+    try:
+        return state_decoder.decode(snap.state)
+    except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError):
+        return None
+
+
+class SnapshotCache(Protocol):
+    name: str
+
+    async def get(self, game_id: str) -> bytes | None: ...
+    async def set(self, game_id: str, blob: bytes) -> None: ...
+    async def set_and_announce(self, game_id: str, blob: bytes, version: int) -> None:
+        """Write the snapshot and post the move's notice (:mod:`service.notices`), in one round trip."""
+
+    async def delete(self, game_id: str) -> None: ...
+    async def status(self) -> str: ...
+    async def close(self) -> None: ...
+
+
+class MemorySnapshotCache:
+    """An in-process LRU, used when no REDIS_URL is configured (quick start, single process)."""
+
+    name = "memory"
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[str, bytes] = OrderedDict()
+
+    async def get(self, game_id: str) -> bytes | None:
+        blob = self._items.get(game_id)
+        if blob is not None:
+            self._items.move_to_end(game_id)
+        return blob
+
+    async def set(self, game_id: str, blob: bytes) -> None:
+        self._items[game_id] = blob
+        self._items.move_to_end(game_id)
+        while len(self._items) > self.capacity:
+            self._items.popitem(last=False)
+
+    async def set_and_announce(self, game_id: str, blob: bytes, version: int) -> None:
+        await self.set(game_id, blob)  # one process: nobody else to tell
+
+    async def delete(self, game_id: str) -> None:
+        self._items.pop(game_id, None)
+
+    async def status(self) -> str:
+        return "memory"
+
+    async def close(self) -> None:
+        self._items.clear()
+
+
+class _Batch:
+    __slots__ = ("items", "sent")
+
+    def __init__(self, sent: asyncio.Future) -> None:
+        self.items: dict[str, tuple[bytes, int]] = {}
+        self.sent = sent
+
+
+class RedisSnapshotCache:
+    """Snapshots in Redis under ``yamen:snapshot:{game_id}``, with a TTL so idle games age out."""
+
+    name = "redis"
+
+    def __init__(self, url: str, *, ttl_seconds: int = 7 * 24 * 3600, backoff_seconds: float = 5.0) -> None:
+        self.url = url
+        self.ttl = ttl_seconds
+        self.backoff = backoff_seconds
+        self._down_until = 0.0
+        self._gathering: _Batch | None = None
+        self._in_flight: asyncio.Future | None = None
+        self._client = aioredis.Redis.from_url(
+            url,
+            socket_connect_timeout=0.5,
+            socket_timeout=0.5,
+            retry_on_timeout=False,
+            health_check_interval=0,
+        )
+
+    @staticmethod
+    def key(game_id: str) -> str:
+        return f"yamen:snapshot:{game_id}"
+
+    def _available(self) -> bool:
+        return time.monotonic() >= self._down_until
+
+    def _failed(self, op: str, exc: Exception) -> None:
+        self._down_until = time.monotonic() + self.backoff
+        log.warning("redis_unavailable", op=op, error=type(exc).__name__)
+
+    async def get(self, game_id: str) -> bytes | None:
+        if not self._available():
+            return None
+        try:
+            return await self._client.get(self.key(game_id))
+        except (aioredis.RedisError, OSError) as exc:
+            self._failed("get", exc)
+            return None
+
+    async def set(self, game_id: str, blob: bytes) -> None:
+        if not self._available():
+            return
+        try:
+            await self._client.set(self.key(game_id), blob, ex=self.ttl)
+        except (aioredis.RedisError, OSError) as exc:
+            self._failed("set", exc)
+
+    async def set_and_announce(self, game_id: str, blob: bytes, version: int) -> None:
+        """Joins the batch being gathered; returns once Redis has acknowledged it.
+
+        Moves finishing together share one pipeline (their snapshots, then one PUBLISH carrying
+        every notice, one per line), and at most one batch is in flight: on these machines a
+        round trip costs as much as a Postgres append, so a worker under load pays a few per
+        second instead of one per move.  A batch gathers while the previous one is in flight,
+        which costs a move at most one extra Redis round trip of latency.
+        """
+        if not self._available():
+            return
+        batch = self._gathering
+        if batch is None:
+            batch = self._gathering = _Batch(asyncio.get_running_loop().create_future())
+            if self._in_flight is None:
+                self._in_flight = asyncio.ensure_future(self._send_batches())
+        earlier = batch.items.get(game_id)
+        if earlier is None or earlier[1] < version:  # a later move of the same game supersedes an earlier one
+            batch.items[game_id] = (blob, version)
+        await asyncio.shield(batch.sent)
+
+    async def _send_batches(self) -> None:
+        try:
+            while self._gathering is not None:
+                await asyncio.sleep(0)  # let the moves finishing in this turn of the loop join
+                batch, self._gathering = self._gathering, None
+                try:
+                    pipe = self._client.pipeline(transaction=False)
+                    for game_id, (blob, _) in batch.items.items():
+                        pipe.set(self.key(game_id), blob, ex=self.ttl)
+                    pipe.publish(CHANNEL, b"\n".join(notice(g, v) for g, (_, v) in batch.items.items()))
+                    await pipe.execute()
+                    metrics.NOTICE_BATCHES.inc()
+                    metrics.NOTICES.inc(len(batch.items))
+                except Exception as exc:  # noqa: BLE001 - best effort: a cache failure never fails a move
+                    # Anything escaping would end this sender with the next batch still waiting.
+                    self._failed("set_and_announce", exc)
+                finally:
+                    batch.sent.set_result(None)
+        finally:
+            self._in_flight = None
+
+    async def delete(self, game_id: str) -> None:
+        try:
+            await self._client.delete(self.key(game_id))
+        except (aioredis.RedisError, OSError) as exc:
+            self._failed("delete", exc)
+
+    async def status(self) -> str:
+        try:
+            await self._client.ping()
+            self._down_until = 0.0
+            return "ok"
+        except (aioredis.RedisError, OSError):
+            return "unavailable"
+
+    async def close(self) -> None:
+        await self._client.aclose()

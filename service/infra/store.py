@@ -1,0 +1,645 @@
+"""The Postgres event store: one stream per game, appended with an expected version.
+
+The recorder has few verbs — create, append, select events after/up to a seq — plus the seat
+and idempotency lookups the HTTP contract needs.  The primary key ``(game_id, seq)`` decides
+concurrent appends: a command's events are inserted first, so a writer that lost the race hits
+the unique key and is told the version moved on.
+
+Every query goes through :meth:`EventStore.connection`, which translates the driver's errors by
+the PEP 249 hierarchy into this module's exceptions, so nothing above it imports psycopg: a lost
+or refused connection, a pool timeout or a closed pool is :class:`StoreUnavailable`; a value
+Postgres cannot store is :class:`StoreRefused`; a unique violation is each verb's own business.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.resources
+from collections.abc import AsyncIterator
+from datetime import datetime
+
+import msgspec
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg_pool import AsyncConnectionPool, PoolClosed, PoolTimeout
+
+from ..record.chain import StoredEvent
+from . import metrics
+
+
+class StoreError(Exception):
+    """The event store could not do what was asked."""
+
+
+class StoreUnavailable(StoreError):
+    """Postgres cannot be reached, or lost the connection mid-request: retry later."""
+
+
+class StoreRefused(StoreError):
+    """Postgres refused a value it cannot store (e.g. a NUL character in text)."""
+
+
+class VersionConflict(StoreError):
+    """Another command was appended first; the caller's expected version is stale."""
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(f"the game is at version {current_version}")
+        self.current_version = current_version
+
+
+class DuplicateIdempotencyKey(StoreError):
+    """A concurrent request with the same Idempotency-Key was recorded first."""
+
+
+class GameRow(msgspec.Struct):
+    game_id: str
+    kind: str
+    rules_version: str
+    options: bytes
+    players: int
+    seed: str
+    seed_commitment: str
+    status: str
+    version: int
+    last_hash: str
+    imported: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+class IdempotentResponse(msgspec.Struct, frozen=True):
+    seat: int
+    request_hash: str
+    status_code: int
+    response: bytes
+
+
+_GAME_COLUMNS = (
+    "g.game_id, g.kind, g.rules_version, g.options::text, g.players, g.seed, g.seed_commitment, "
+    "g.status, g.version, g.last_hash, g.imported, g.created_at, g.updated_at"
+)
+_EVENT_COLUMNS = (
+    "e.game_id, e.seq, e.type, e.payload::text, e.visible_to, e.seat, e.command::text, "
+    "e.idempotency_key, e.recorded_at, e.prev_hash, e.hash"
+)
+_N_GAME = 13
+
+
+def _game(row: tuple) -> GameRow:
+    return GameRow(
+        row[0],
+        row[1],
+        row[2],
+        row[3].encode(),
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        row[8],
+        row[9],
+        row[10],
+        row[11],
+        row[12],
+    )
+
+
+def _event(row: tuple, offset: int = 0) -> StoredEvent:
+    r = row[offset:]
+    return StoredEvent(
+        game_id=r[0],
+        seq=r[1],
+        type=r[2],
+        payload=r[3].encode(),
+        visible_to=r[4],
+        seat=r[5],
+        command=r[6].encode() if r[6] is not None else None,
+        idempotency_key=r[7],
+        recorded_at=r[8],
+        prev_hash=r[9],
+        hash=r[10],
+    )
+
+
+def _event_params(e: StoredEvent) -> tuple:
+    return (
+        e.game_id,
+        e.seq,
+        e.type,
+        e.payload.decode(),
+        e.visible_to,
+        e.seat,
+        e.command.decode() if e.command is not None else None,
+        e.idempotency_key,
+        e.recorded_at,
+        e.prev_hash,
+        e.hash,
+    )
+
+
+_INSERT_EVENT = (
+    "INSERT INTO events (game_id, seq, type, payload, visible_to, seat, command, idempotency_key,"
+    " recorded_at, prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
+
+
+_APPEND_ROW = (
+    "(%s, %s::bigint, %s, %s::json, %s::integer[], %s::integer, %s::json, %s, %s::timestamptz, %s, %s)"
+)
+_append_statements: dict[tuple[int, bool], str] = {}
+
+
+def append_statement(n_events: int, idempotency: bool) -> str:
+    """The single statement that appends one command, in one round trip.
+
+    The event rows go in first: two writers at the same expected version insert the same
+    ``(game_id, seq)``, the second waits on the first's index entry and then fails on the unique
+    key, so the primary key decides the race.  Only then is the games row moved on (its version
+    check is the last line of defence, as seqs are dense).  Parameters: each event's 11 columns,
+    then the idempotency row's 7 (if any), then version, last_hash, status, updated_at, game_id and
+    the expected version.  (Why not lock the games row first: ``docs/performance.md``.)
+    """
+    key = (n_events, idempotency)
+    sql = _append_statements.get(key)
+    if sql is None:
+        sql = (
+            "WITH appended AS (INSERT INTO events (game_id, seq, type, payload, visible_to, seat, command,"
+            " idempotency_key, recorded_at, prev_hash, hash) VALUES "
+            + ", ".join([_APPEND_ROW] * n_events)
+            + " RETURNING seq)"
+        )
+        if idempotency:
+            sql += (
+                ", remembered AS (INSERT INTO idempotency (game_id, key, seat, request_hash, status_code,"
+                " response, created_at) VALUES (%s, %s, %s::integer, %s, %s::integer, %s::bytea, "
+                "%s::timestamptz)"
+                " RETURNING 1)"
+            )
+        sql += (
+            ", moved AS (UPDATE games SET version = %s, last_hash = %s, status = %s, updated_at = %s"
+            " WHERE game_id = %s AND version = %s AND EXISTS (SELECT 1 FROM appended) RETURNING version)"
+            " SELECT (SELECT version FROM moved), (SELECT count(*) FROM appended)"
+        )
+        _append_statements[key] = sql
+    return sql
+
+
+BATCH_APPEND = (
+    "WITH appended AS (INSERT INTO events (game_id, seq, type, payload, visible_to, seat, command,"
+    " idempotency_key, recorded_at, prev_hash, hash)"
+    " SELECT r.game_id, r.seq, r.type, r.payload::json, r.visible_to::integer[], r.seat, r.command::json,"
+    " r.idempotency_key, r.recorded_at, r.prev_hash, r.hash"
+    " FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::text[], %s::text[], %s::integer[], %s::text[],"
+    " %s::text[], %s::timestamptz[], %s::text[], %s::text[])"
+    " AS r(game_id, seq, type, payload, visible_to, seat, command, idempotency_key, recorded_at, "
+    "prev_hash, hash)"
+    " RETURNING game_id),"
+    " moved AS (UPDATE games g SET version = m.version, last_hash = m.last_hash, status = m.status,"
+    " updated_at = m.updated_at"
+    " FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::timestamptz[])"
+    " AS m(game_id, expected, version, last_hash, status, updated_at)"
+    " WHERE g.game_id = m.game_id AND g.version = m.expected"
+    " AND EXISTS (SELECT 1 FROM appended a WHERE a.game_id = m.game_id) RETURNING g.game_id, g.version)"
+    " SELECT game_id, version FROM moved"
+)
+"""Several games' appends in one statement (see :meth:`EventStore.append`): the events of every
+command, then each game's row moved on from its expected version; a lost race fails the statement
+on the ``(game_id, seq)`` key.  Answers each moved game's new version."""
+
+
+def _int_array(values: list[int] | None) -> str | None:
+    return None if values is None else "{" + ",".join(map(str, values)) + "}"
+
+
+def append_params_of(
+    game_id: str,
+    expected_version: int,
+    event_params: list[tuple],
+    last_hash: str,
+    status: str,
+    now: datetime,
+    idempotency_params: tuple | None = None,
+) -> list:
+    """The parameters of :func:`append_statement`, in its order (event rows as :func:`_event_params`
+    gives them)."""
+    params: list = []
+    for e in event_params:
+        params.extend(e)
+    if idempotency_params is not None:
+        params.extend(idempotency_params)
+    params.extend((expected_version + len(event_params), last_hash, status, now, game_id, expected_version))
+    return params
+
+
+MAX_BATCHES_IN_FLIGHT = 2
+"""Batches of appends a worker has on the wire at once; the next gathers meanwhile."""
+
+
+class _Pending:
+    """One append waiting in a batch: its own statement (for a retry alone), its rows and its
+    games-row update (for the batch statement), and the future its move awaits."""
+
+    __slots__ = ("answer", "game_id", "params", "rows", "sql", "update")
+
+    def __init__(
+        self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple, answer: asyncio.Future
+    ) -> None:
+        self.game_id, self.sql, self.params, self.rows, self.update, self.answer = (
+            game_id,
+            sql,
+            params,
+            rows,
+            update,
+            answer,
+        )
+
+
+class EventStore:
+    """Postgres-backed store of games, seats, events and idempotent responses."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        min_size: int = 2,
+        max_size: int = 16,
+        batch_appends: bool = True,
+        timeout: float = 10.0,
+    ) -> None:
+        self.url = url
+        self.batch_appends = batch_appends
+        self._gathering: list[_Pending] | None = None
+        self._batches_in_flight = 0
+        self._senders: set[asyncio.Task] = set()
+        self.batches_sent = 0
+        self.pool = AsyncConnectionPool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            open=False,
+            kwargs={"autocommit": True},
+            timeout=timeout,  # waiting longer for a pooled connection than this is "unavailable"
+        )
+
+    async def open(self) -> None:
+        try:
+            await self.pool.open(wait=True, timeout=10)
+        except (PoolTimeout, psycopg.Error) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    @contextlib.asynccontextmanager
+    async def connection(
+        self, timeout: float | None = None, *, keep: tuple[type[Exception], ...] = ()
+    ) -> AsyncIterator[psycopg.AsyncConnection]:
+        """A pooled connection, with the driver's errors translated (see the module docstring).
+
+        Errors of the types in *keep* pass through untranslated, for a caller that tells them
+        apart (the batched append retries a serialization failure append by append).
+        """
+        try:
+            async with self.pool.connection(timeout=timeout) as conn:
+                yield conn
+        except keep:
+            raise
+        except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout, PoolClosed) as exc:
+            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+        except psycopg.DataError as exc:
+            raise StoreRefused(f"{type(exc).__name__}: {exc}") from exc
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    # --- schema -------------------------------------------------------------------------------
+    async def migrate(self) -> list[str]:
+        """Apply the plain-SQL migrations not yet applied; returns the versions applied now."""
+        applied_now = []
+        files = sorted(
+            (f for f in importlib.resources.files("service.migrations").iterdir() if f.name.endswith(".sql")),
+            key=lambda f: f.name,
+        )
+        async with self.connection() as conn, conn.transaction():
+            # One migrator at a time, even with several replicas starting together.
+            await conn.execute("SELECT pg_advisory_xact_lock(727364)")
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            cur = await conn.execute("SELECT version FROM schema_migrations")
+            done = {r[0] for r in await cur.fetchall()}
+            for f in files:
+                version = f.name.removesuffix(".sql")
+                if version in done:
+                    continue
+                await conn.execute(f.read_text())
+                await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
+                applied_now.append(version)
+        return applied_now
+
+    async def ping(self) -> None:
+        async with self.connection(timeout=2) as conn:
+            await conn.execute("SELECT 1")
+
+    # --- games --------------------------------------------------------------------------------
+    async def create_game(
+        self, game: GameRow, token_hashes: list[str | None], events: list[StoredEvent]
+    ) -> None:
+        """Record a new game, its seats and its opening events in one transaction."""
+        async with self.connection() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO games (game_id, kind, rules_version, options, players, seed, seed_commitment,"
+                " status, version, last_hash, imported, created_at, updated_at)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (
+                    game.game_id,
+                    game.kind,
+                    game.rules_version,
+                    game.options.decode(),
+                    game.players,
+                    game.seed,
+                    game.seed_commitment,
+                    game.status,
+                    game.version,
+                    game.last_hash,
+                    game.imported,
+                    game.created_at,
+                    game.updated_at,
+                ),
+            )
+            async with conn.cursor() as cur:
+                await cur.executemany(
+                    "INSERT INTO seats (game_id, seat, token_hash, claimed_at) VALUES (%s, %s, %s, %s)",
+                    [
+                        (game.game_id, seat, h, game.created_at if h else None)
+                        for seat, h in enumerate(token_hashes)
+                    ],
+                )
+                if events:
+                    await cur.executemany(_INSERT_EVENT, [_event_params(e) for e in events])
+
+    async def get_game(self, game_id: str) -> GameRow | None:
+        async with self.connection() as conn:
+            cur = await conn.execute(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.game_id = %s", (game_id,))
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def load(self, game_id: str, after: int) -> tuple[GameRow, list[StoredEvent]] | None:
+        """The game's row and its events newer than *after*, in one round trip."""
+        async with self.connection() as conn:
+            cur = await conn.execute(
+                f"SELECT {_GAME_COLUMNS}, {_EVENT_COLUMNS} FROM games g"
+                " LEFT JOIN events e ON e.game_id = g.game_id AND e.seq > %s"
+                " WHERE g.game_id = %s ORDER BY e.seq",
+                (after, game_id),
+            )
+            rows = await cur.fetchall()
+        if not rows:
+            return None
+        game = _game(rows[0])
+        events = [_event(r, _N_GAME) for r in rows if r[_N_GAME] is not None]
+        return game, events
+
+    async def list_games(
+        self, kind: str | None, status: str | None, before: tuple[datetime, str] | None, limit: int
+    ) -> list[GameRow]:
+        where, params = [], []
+        if kind is not None:
+            where.append("g.kind = %s")
+            params.append(kind)
+        if status is not None:
+            where.append("g.status = %s")
+            params.append(status)
+        if before is not None:
+            where.append("(g.created_at, g.game_id) < (%s, %s)")
+            params.extend(before)
+        clause = ("WHERE " + " AND ".join(where)) if where else ""
+        params.append(limit)
+        async with self.connection() as conn:
+            cur = await conn.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games g {clause} ORDER BY g.created_at DESC, g.game_id DESC "
+                "LIMIT %s",
+                params,
+            )
+            return [_game(r) for r in await cur.fetchall()]
+
+    # --- seats --------------------------------------------------------------------------------
+    async def seats(self, game_id: str) -> list[tuple[int, str | None]]:
+        async with self.connection() as conn:
+            cur = await conn.execute(
+                "SELECT seat, token_hash FROM seats WHERE game_id = %s ORDER BY seat", (game_id,)
+            )
+            return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    async def seat_token_hash(self, game_id: str, seat: int) -> str | None:
+        async with self.connection() as conn:
+            cur = await conn.execute(
+                "SELECT token_hash FROM seats WHERE game_id = %s AND seat = %s", (game_id, seat)
+            )
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def claim_seat(self, game_id: str, seat: int, token_hash: str, now: datetime) -> str | None:
+        """Claim an open seat; returns the game's status afterwards, or None if the seat was taken.
+
+        The last claim flips the game from ``open`` to ``active`` in the same transaction.
+        """
+        async with self.connection() as conn, conn.transaction():
+            cur = await conn.execute(
+                "UPDATE seats SET token_hash = %s, claimed_at = %s"
+                " WHERE game_id = %s AND seat = %s AND token_hash IS NULL",
+                (token_hash, now, game_id, seat),
+            )
+            if cur.rowcount != 1:
+                return None
+            cur = await conn.execute(
+                "UPDATE games SET status = 'active', updated_at = %s WHERE game_id = %s AND status = 'open'"
+                " AND NOT EXISTS (SELECT 1 FROM seats WHERE game_id = %s AND token_hash IS NULL)"
+                " RETURNING status",
+                (now, game_id, game_id),
+            )
+            flipped = await cur.fetchone()
+            if flipped:
+                return "active"
+            cur = await conn.execute("SELECT status FROM games WHERE game_id = %s", (game_id,))
+            row = await cur.fetchone()
+            return row[0] if row else None
+
+    # --- events -------------------------------------------------------------------------------
+    async def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: list[StoredEvent],
+        *,
+        status: str,
+        now: datetime,
+        idempotency: tuple[str, IdempotentResponse] | None = None,
+    ) -> None:
+        """Append one command's events atomically, if the stream is still at *expected_version*.
+
+        Appends without an idempotency key join a batch: the commands that reach this point in
+        the same turn of the event loop are sent together as one statement (:data:`BATCH_APPEND`,
+        the same shape as :func:`append_statement` over arrays), so one round trip, one
+        transaction, one WAL flush (group commit; on these machines a send costs as much CPU as
+        the statement).  A lost race fails the statement on the primary key, and the whole batch
+        is then retried append by append, where each meets its own fate.  A lost connection
+        answers "unavailable" to every append of the batch instead (its COMMIT may have happened).
+        """
+        if not events:
+            return
+        assert events[-1].seq == expected_version + len(events)
+        rows = [_event_params(e) for e in events]
+        idem = None
+        if idempotency is not None:
+            key, resp = idempotency
+            idem = (game_id, key, resp.seat, resp.request_hash, resp.status_code, resp.response, now)
+        sql = append_statement(len(events), idem is not None)
+        params = append_params_of(game_id, expected_version, rows, events[-1].hash, status, now, idem)
+        if idem is None and self.batch_appends:
+            update = (game_id, expected_version, events[-1].seq, events[-1].hash, status, now)
+            row = await self._in_batch(game_id, sql, params, rows, update)
+        else:
+            row = await self._alone(sql, params)
+        if row is None:
+            raise VersionConflict(await self._version(game_id))
+        if row[0] is None:
+            # Unreachable: inserting seq expected+1 succeeded, so no committed event has it, and
+            # every writer moves games.version with its events in one statement.
+            raise StoreError(f"game {game_id}: events appended but the version did not move")
+
+    async def _alone(self, sql: str, params: list) -> tuple | None:
+        try:
+            async with self.connection() as conn:
+                cur = await conn.execute(sql, params)
+                return await cur.fetchone()
+        except pg_errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "idempotency_pkey":
+                raise DuplicateIdempotencyKey(str(exc)) from exc
+            return None  # the primary key decided the race: another command was appended first
+
+    async def _in_batch(
+        self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple
+    ) -> tuple | None:
+        loop = asyncio.get_running_loop()
+        batch = self._gathering
+        if batch is None:
+            batch = self._gathering = []
+            if self._batches_in_flight < MAX_BATCHES_IN_FLIGHT:
+                self._batches_in_flight += 1
+                self._start_sender()
+        pending = _Pending(game_id, sql, params, rows, update, loop.create_future())
+        batch.append(pending)
+        return await pending.answer
+
+    def _start_sender(self) -> None:
+        # The loop keeps only a weak reference to a task: hold one until it is done.
+        task = asyncio.get_running_loop().create_task(self._send_batches())
+        self._senders.add(task)
+        task.add_done_callback(self._senders.discard)
+
+    async def _send_batches(self) -> None:
+        try:
+            while self._gathering:
+                await asyncio.sleep(0)  # the appends reaching this point in the same turn join
+                batch, self._gathering = self._gathering, None
+                if not batch:
+                    continue
+                batch.sort(key=lambda p: p.game_id)  # keys taken in one order: batches never deadlock
+                try:
+                    rows = await self._send_batch(batch)
+                except (pg_errors.IntegrityError, pg_errors.TransactionRollback, StoreRefused):
+                    # Refused before COMMIT, so nothing of the batch was committed: each append goes
+                    # alone and meets its own fate.
+                    rows = None
+                except Exception as exc:  # noqa: BLE001
+                    # A lost connection may have lost the answer to a COMMIT that happened: retrying
+                    # could apply a command twice, so every move of the batch hears "unavailable".
+                    failure = StoreUnavailable(str(exc))
+                    for p in batch:
+                        if not p.answer.done():
+                            p.answer.set_exception(failure)
+                    continue
+                if rows is not None:
+                    for p, row in zip(batch, rows):
+                        if not p.answer.done():
+                            p.answer.set_result(row)
+                    continue
+                for p in batch:
+                    if p.answer.done():
+                        continue
+                    try:
+                        p.answer.set_result(await self._alone(p.sql, p.params))
+                    except Exception as exc:  # noqa: BLE001 - handed to the waiting move
+                        p.answer.set_exception(exc)
+        finally:
+            self._batches_in_flight -= 1
+            if self._gathering and self._batches_in_flight < MAX_BATCHES_IN_FLIGHT:
+                self._batches_in_flight += 1
+                self._start_sender()
+
+    async def _send_batch(self, batch: list[_Pending]) -> list[tuple | None]:
+        self.batches_sent += 1
+        metrics.APPEND_BATCHES.inc()
+        metrics.APPENDS_BATCHED.inc(len(batch))
+        keep = (pg_errors.TransactionRollback,)  # refused before COMMIT: retried append by append
+        if len(batch) == 1:
+            async with self.connection(keep=keep) as conn:
+                cur = await conn.execute(batch[0].sql, batch[0].params)
+                return [await cur.fetchone()]
+        # Columns, not rows: one fixed statement whatever the batch's size (prepared once).
+        events = [list(col) for col in zip(*(r for p in batch for r in p.rows))]
+        events[4] = [_int_array(v) for v in events[4]]  # visible_to: an array per row, as text
+        updates = [list(col) for col in zip(*(p.update for p in batch))]
+        async with self.connection(keep=keep) as conn:
+            cur = await conn.execute(BATCH_APPEND, [*events, *updates])
+            moved = dict(await cur.fetchall())
+        return [(moved.get(p.game_id), len(p.rows)) for p in batch]
+
+    async def version_of(self, game_id: str) -> int | None:
+        """The game's current version (None if there is no such game)."""
+        async with self.connection() as conn:
+            cur = await conn.execute("SELECT version FROM games WHERE game_id = %s", (game_id,))
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def _version(self, game_id: str) -> int:
+        async with self.connection() as conn:
+            cur = await conn.execute("SELECT version FROM games WHERE game_id = %s", (game_id,))
+            row = await cur.fetchone()
+        return row[0] if row else 0
+
+    async def events(
+        self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[StoredEvent]:
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events e WHERE e.game_id = %s AND e.seq > %s"
+        params: list = [game_id, after]
+        if upto is not None:
+            sql += " AND e.seq <= %s"
+            params.append(upto)
+        sql += " ORDER BY e.seq"
+        if limit is not None:
+            sql += " LIMIT %s"
+            params.append(limit)
+        async with self.connection() as conn:
+            cur = await conn.execute(sql, params)
+            return [_event(r) for r in await cur.fetchall()]
+
+    async def stream_events(self, game_id: str, after: int = 0, upto: int | None = None, batch: int = 500):
+        """Every event after *after*, fetched in batches so a long history never sits in memory."""
+        while True:
+            chunk = await self.events(game_id, after=after, upto=upto, limit=batch)
+            for event in chunk:
+                yield event
+            if len(chunk) < batch:
+                return
+            after = chunk[-1].seq
+
+    # --- idempotency --------------------------------------------------------------------------
+    async def idempotent_response(self, game_id: str, key: str) -> IdempotentResponse | None:
+        async with self.connection() as conn:
+            cur = await conn.execute(
+                "SELECT seat, request_hash, status_code, response FROM idempotency WHERE game_id = %s AND "
+                "key = %s",
+                (game_id, key),
+            )
+            row = await cur.fetchone()
+        return IdempotentResponse(row[0], row[1], row[2], bytes(row[3])) if row else None

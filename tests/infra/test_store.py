@@ -1,0 +1,332 @@
+"""The Postgres event store against a real server: appends, races, the hash chain, idempotency."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from datetime import UTC, datetime
+
+import msgspec
+import pytest
+
+from service.infra.store import DuplicateIdempotencyKey, GameRow, IdempotentResponse, VersionConflict
+from service.record.chain import NewEvent, first_broken_link, seal
+
+
+def _row(game_id: str, version: int, last_hash: str, status: str = "active") -> GameRow:
+    now = datetime.now(UTC)
+    return GameRow(
+        game_id=game_id,
+        kind="bluff",
+        rules_version="bluff-1",
+        options=b'{"players":2}',
+        players=2,
+        seed="s",
+        seed_commitment="c0",
+        status=status,
+        version=version,
+        last_hash=last_hash,
+        imported=False,
+        created_at=now,
+        updated_at=now,
+    )
+
+
+def _events(n: int, seat: int | None = 0) -> list[NewEvent]:
+    return [
+        NewEvent(
+            type="t", payload=b'{"n":%d}' % i, visible_to=None, seat=seat, command=b"{}", idempotency_key=None
+        )
+        for i in range(n)
+    ]
+
+
+async def _new_game(store, n: int = 2) -> tuple[str, list]:
+    game_id = "t_" + secrets.token_hex(6)
+    sealed = seal(game_id, 1, "c0", _events(n, None), datetime.now(UTC), "s")
+    await store.create_game(_row(game_id, n, sealed[-1].hash), ["h0", "h1"], sealed)
+    return game_id, sealed
+
+
+async def test_append_and_read_back_with_an_intact_chain(store):
+    game_id, opening = await _new_game(store)
+    more = seal(game_id, 3, opening[-1].hash, _events(3), datetime.now(UTC), "s")
+    await store.append(game_id, 2, more, status="active", now=datetime.now(UTC))
+    events = await store.events(game_id)
+    assert [e.seq for e in events] == [1, 2, 3, 4, 5]
+    assert events == opening + more
+    assert first_broken_link("c0", events, "s") is None
+    assert (await store.get_game(game_id)).version == 5
+    row, newer = await store.load(game_id, 3)
+    assert row.version == 5 and [e.seq for e in newer] == [4, 5]
+
+
+async def test_stale_expected_version_is_a_conflict_and_writes_nothing(store):
+    game_id, opening = await _new_game(store)
+    first = seal(game_id, 3, opening[-1].hash, _events(1), datetime.now(UTC), "s")
+    await store.append(game_id, 2, first, status="active", now=datetime.now(UTC))
+    stale = seal(game_id, 3, opening[-1].hash, _events(2), datetime.now(UTC), "s")
+    with pytest.raises(VersionConflict) as conflict:
+        await store.append(game_id, 2, stale, status="active", now=datetime.now(UTC))
+    assert conflict.value.current_version == 3
+    assert [e.seq for e in await store.events(game_id)] == [1, 2, 3]
+
+
+async def test_concurrent_appends_at_one_version_exactly_one_wins(store):
+    game_id, opening = await _new_game(store)
+
+    async def attempt(i: int) -> bool:
+        batch = seal(game_id, 3, opening[-1].hash, _events(2, seat=i % 2), datetime.now(UTC), "s")
+        try:
+            await store.append(game_id, 2, batch, status="active", now=datetime.now(UTC))
+            return True
+        except VersionConflict:
+            return False
+
+    results = await asyncio.gather(*(attempt(i) for i in range(20)))
+    assert results.count(True) == 1
+    events = await store.events(game_id)
+    assert [e.seq for e in events] == [1, 2, 3, 4]
+    assert first_broken_link("c0", events, "s") is None
+
+
+async def test_appends_of_many_games_at_once_share_a_commit_and_keep_their_own_fates(store):
+    """Appends that arrive together go in one batch: each game's race is its own."""
+    games = [await _new_game(store) for _ in range(12)]
+    stale_id, stale_opening = games[0]
+    await store.append(
+        stale_id,
+        2,
+        seal(stale_id, 3, stale_opening[-1].hash, _events(1), datetime.now(UTC), "s"),
+        status="active",
+        now=datetime.now(UTC),
+    )
+
+    async def attempt(game_id: str, opening: list) -> bool:
+        batch = seal(game_id, 3, opening[-1].hash, _events(2), datetime.now(UTC), "s")
+        try:
+            await store.append(game_id, 2, batch, status="active", now=datetime.now(UTC))
+            return True
+        except VersionConflict as conflict:
+            assert conflict.current_version == 3
+            return False
+
+    sent = store.batches_sent
+    results = await asyncio.gather(*(attempt(g, o) for g, o in games))
+    assert results == [False] + [True] * 11
+    assert store.batches_sent - sent < 4  # they went together
+    for game_id, _ in games[1:]:
+        events = await store.events(game_id)
+        assert [e.seq for e in events] == [1, 2, 3, 4]
+        assert first_broken_link("c0", events, "s") is None
+        assert (await store.get_game(game_id)).version == 4
+
+
+async def test_an_append_postgres_refuses_does_not_take_its_batch_down(store):
+    games = [await _new_game(store) for _ in range(4)]
+
+    async def attempt(k: int, game_id: str, opening: list) -> str:
+        batch = seal(game_id, 3, opening[-1].hash, _events(1), datetime.now(UTC), "s")
+        if k == 1:  # not JSON: Postgres refuses the cast, aborting the shared transaction
+            batch[0] = msgspec.structs.replace(batch[0], payload=b"{not json")
+        try:
+            await store.append(game_id, 2, batch, status="active", now=datetime.now(UTC))
+            return "ok"
+        except Exception as exc:  # noqa: BLE001
+            return type(exc).__name__
+
+    results = await asyncio.gather(*(attempt(k, g, o) for k, (g, o) in enumerate(games)))
+    assert results[0] == results[2] == results[3] == "ok"
+    assert results[1] != "ok"
+    assert (await store.get_game(games[1][0])).version == 2
+    assert [(await store.get_game(g)).version for g, _ in games] == [3, 2, 3, 3]
+
+
+async def test_a_batch_whose_connection_dies_answers_unavailable_and_writes_nothing(store, database_url):
+    """A lost connection may have lost the answer to a COMMIT: every move of the batch hears
+    "unavailable" (none is retried, none hangs), and the store carries on afterwards."""
+    import psycopg
+
+    from service.infra.store import EventStore, StoreUnavailable
+
+    games = [await _new_game(store) for _ in range(3)]
+    lonely = EventStore(database_url, min_size=1, max_size=1)
+    await lonely.open()
+    try:
+        async with lonely.pool.connection() as conn:
+            pid = conn.info.backend_pid
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+        async def attempt(game_id: str, opening: list) -> str:
+            batch = seal(game_id, 3, opening[-1].hash, _events(1), datetime.now(UTC), "s")
+            try:
+                await lonely.append(game_id, 2, batch, status="active", now=datetime.now(UTC))
+                return "ok"
+            except StoreUnavailable:
+                return "unavailable"
+
+        results = await asyncio.wait_for(asyncio.gather(*(attempt(g, o) for g, o in games)), 10)
+        assert results == ["unavailable"] * 3
+        assert [(await store.get_game(g)).version for g, _ in games] == [2, 2, 2]
+        assert await attempt(*games[0]) == "ok"
+    finally:
+        await lonely.close()
+
+
+async def test_idempotency_key_is_recorded_once(store):
+    game_id, opening = await _new_game(store)
+    resp = IdempotentResponse(seat=0, request_hash="r", status_code=200, response=b"{}")
+    batch = seal(game_id, 3, opening[-1].hash, _events(1), datetime.now(UTC), "s")
+    await store.append(game_id, 2, batch, status="active", now=datetime.now(UTC), idempotency=("k1", resp))
+    assert await store.idempotent_response(game_id, "k1") == resp
+    again = seal(game_id, 4, batch[-1].hash, _events(1), datetime.now(UTC), "s")
+    with pytest.raises(DuplicateIdempotencyKey):
+        await store.append(
+            game_id, 3, again, status="active", now=datetime.now(UTC), idempotency=("k1", resp)
+        )
+    assert (await store.get_game(game_id)).version == 3
+
+
+async def test_tampering_is_found_at_the_first_broken_seq(store):
+    game_id, _opening = await _new_game(store, 4)
+    events = await store.events(game_id)
+    import msgspec
+
+    edited = list(events)
+    edited[2] = msgspec.structs.replace(edited[2], payload=b'{"n":99}')
+    assert first_broken_link("c0", edited, "s") == 3
+    assert first_broken_link("c0", events[:1] + events[2:], "s") == 2
+    assert first_broken_link("other", events, "s") == 1
+
+
+async def test_seat_claims_flip_the_game_to_active_once_all_are_taken(store):
+    game_id = "t_" + secrets.token_hex(6)
+    sealed = seal(game_id, 1, "c0", _events(1, None), datetime.now(UTC), "s")
+    await store.create_game(_row(game_id, 1, sealed[-1].hash, status="open"), [None, None], sealed)
+    now = datetime.now(UTC)
+    assert await store.claim_seat(game_id, 0, "a", now) == "open"
+    assert await store.claim_seat(game_id, 0, "b", now) is None
+    assert await store.claim_seat(game_id, 1, "b", now) == "active"
+
+
+async def test_every_table_key_starts_with_game_id(store):
+    async with store.pool.connection() as conn:
+        cur = await conn.execute(
+            """
+            SELECT c.relname, a.attname
+            FROM pg_index i
+            JOIN pg_class c ON c.oid = i.indrelid
+            JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
+            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+            WHERE i.indisprimary
+            """
+        )
+        firsts = dict(await cur.fetchall())
+    # schema_migrations is the migrator's own bookkeeping, not game data: in a distributed
+    # (Citus) deployment it is a reference table on every node, so it needs no game_id.
+    firsts.pop("schema_migrations")
+    assert firsts == {"games": "game_id", "seats": "game_id", "events": "game_id", "idempotency": "game_id"}
+
+
+async def test_listing_is_keyset_paginated(store):
+    ids = [(await _new_game(store))[0] for _ in range(5)]
+    seen = []
+    before = None
+    while True:
+        page = await store.list_games("bluff", None, before, 2)
+        if not page:
+            break
+        seen.extend(r.game_id for r in page)
+        before = (page[-1].created_at, page[-1].game_id)
+    assert set(ids) <= set(seen)
+    assert len(seen) == len(set(seen))
+
+
+def test_yamen_migrate_applies_each_migration_once(monkeypatch, capsys):
+    import psycopg
+
+    from service import cli
+    from tests.conftest import PG_ADMIN, _url_for
+
+    name = f"yamen_migrate_{secrets.token_hex(4)}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        monkeypatch.setenv("DATABASE_URL", _url_for(name))
+        assert cli.main(["migrate"]) == 0
+        assert "applied: 001_init" in capsys.readouterr().out
+        assert cli.main(["migrate"]) == 0
+        assert "nothing (up to date)" in capsys.readouterr().out
+        with psycopg.connect(_url_for(name)) as conn:
+            tables = {
+                r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+            }
+        assert {"games", "seats", "events", "idempotency", "schema_migrations"} <= tables
+    finally:
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+_VERBS = {
+    "get_game": lambda s, g: s.get_game(g),
+    "load": lambda s, g: s.load(g, 0),
+    "events": lambda s, g: s.events(g),
+    "seats": lambda s, g: s.seats(g),
+    "seat_token_hash": lambda s, g: s.seat_token_hash(g, 0),
+    "version_of": lambda s, g: s.version_of(g),
+    "idempotent_response": lambda s, g: s.idempotent_response(g, "k"),
+    "list_games": lambda s, g: s.list_games(None, None, None, 5),
+    "claim_seat": lambda s, g: s.claim_seat(g, 0, "x" * 64, datetime.now(UTC)),
+    "ping": lambda s, g: s.ping(),
+}
+
+
+@pytest.mark.parametrize("verb", sorted(_VERBS))
+async def test_every_verb_turns_a_lost_connection_into_unavailable(store, database_url, verb):
+    """Nothing above the store sees a driver error: a connection Postgres dropped is
+    StoreUnavailable (503 at the edge), whichever verb met it, and the next call recovers."""
+    import psycopg
+
+    from service.infra.store import EventStore, StoreUnavailable
+
+    game_id, _ = await _new_game(store)
+    lonely = EventStore(database_url, min_size=1, max_size=1)
+    await lonely.open()
+    try:
+        async with lonely.pool.connection() as conn:
+            pid = conn.info.backend_pid
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with pytest.raises(StoreUnavailable):
+            await _VERBS[verb](lonely, game_id)
+        await _VERBS[verb](lonely, game_id)  # the pool replaced the connection
+    finally:
+        await lonely.close()
+
+
+async def test_a_pool_with_no_free_connection_is_unavailable_not_a_hang(database_url):
+    from service.infra.store import EventStore, StoreUnavailable
+
+    lonely = EventStore(database_url, min_size=1, max_size=1, timeout=0.2)
+    await lonely.open()
+    try:
+        async with lonely.pool.connection():
+            with pytest.raises(StoreUnavailable):
+                await lonely.get_game("g_nobody")
+    finally:
+        await lonely.close()
+
+
+async def test_a_value_postgres_cannot_store_is_refused_not_a_crash(store):
+    """Postgres refuses NUL in text: StoreRefused (422 at the edge), and nothing is written."""
+    from service.infra.store import StoreRefused
+
+    row = GameRow(
+        game_id="g_nul", kind="bluff", rules_version="bluff-1", options=b"{}", players=2, seed="a\x00b",
+        seed_commitment="c", status="active", version=0, last_hash="c", imported=False,
+        created_at=datetime.now(UTC), updated_at=datetime.now(UTC),
+    )  # fmt: skip
+    with pytest.raises(StoreRefused):
+        await store.create_game(row, [None, None], [])
+    assert await store.get_game("g_nul") is None
