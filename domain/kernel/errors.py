@@ -27,7 +27,9 @@ class RuleViolation(Exception):
 class NotYourTurn(RuleViolation):
     """The seat may not act now (the HTTP layer answers 403)."""
 
-    def __init__(self, message: str = "it is not this seat's turn to act", *, rule: str | None = None) -> None:
+    def __init__(
+        self, message: str = "it is not this seat's turn to act", *, rule: str | None = None
+    ) -> None:
         super().__init__("not_your_turn", message, rule=rule)
 
 

@@ -56,7 +56,7 @@ class Event(msgspec.Struct, frozen=True, tag_field="type"):
         """The seats allowed to see this event in full, or ``None`` when it is public."""
         return None
 
-    def redacted(self) -> "Event | None":
+    def redacted(self) -> Event | None:
         """The form shown to a seat (or spectator) not in :meth:`visible_to`."""
         return None
 
@@ -158,6 +158,4 @@ def union_of(types: Sequence[type]) -> Any:
         return Any
     if len(types) == 1:
         return types[0]
-    return Union[tuple(types)]  # type: ignore[valid-type]
-
-
+    return Union[tuple(types)]  # type: ignore[valid-type]  # noqa: UP007 - a union of a runtime tuple

@@ -31,7 +31,7 @@ class Scratch(Generic[S]):
     a cheaper one for its own state type.
     """
 
-    __slots__ = ("state", "events", "rng", "_evolve")
+    __slots__ = ("_evolve", "events", "rng", "state")
 
     def __init__(
         self,
