@@ -95,7 +95,7 @@ def test_no_star_imports_and_no_import_cycles_in_the_domain():
         state[name] = 1
         for target in sorted(graph[name]):
             if state.get(target) == 1:
-                cycle = [*path[path.index(target):], target] if target in path else [name, target]
+                cycle = [*path[path.index(target) :], target] if target in path else [name, target]
                 raise AssertionError("import cycle: " + " -> ".join(cycle))
             if target not in state:
                 visit(target, [*path, target])
