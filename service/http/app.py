@@ -31,7 +31,7 @@ from ..infra.store import EventStore
 from ..settings import Settings
 from .contract import signature_namespace
 from .controllers import CONTROLLERS
-from .dependencies import DEPENDENCIES
+from .dependencies import ApplicationSlot, dependencies
 from .openapi import finish_openapi
 from .problems import EXCEPTION_HANDLERS
 
@@ -63,6 +63,7 @@ def create_app(
     settings = settings or Settings.from_env()
     games = games if games is not None else production_games()
     configure_logging(settings.log_format)
+    slot = ApplicationSlot()
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -81,7 +82,7 @@ def create_app(
             board = NoticeBoard(the_cache.url)
             application.attach_board(board)
             await board.start()
-        app.state.application = application
+        app.state.application = slot.application = application
         log.info(
             "started", games=sorted(games), cache=the_cache.name, notices=board is not None and board.live
         )
@@ -104,7 +105,7 @@ def create_app(
 
     app = Litestar(
         route_handlers=[*CONTROLLERS, *([bench_echo] if settings.bench_echo else [])],
-        dependencies=DEPENDENCIES,
+        dependencies=dependencies(slot),
         signature_namespace=signature_namespace(games),
         lifespan=[lifespan],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]

@@ -9,18 +9,13 @@ from __future__ import annotations
 from typing import Annotated
 
 import structlog
-from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.params import HeaderParameter, PathParameter
 
 from domain.kernel import Seat
 
 from ..application import Application
-from ..application.audit import Audit
 from ..application.errors import InvalidPrecondition, InvalidToken, TokenRequired
-from ..application.moves import Moves
-from ..application.reads import Reads
-from ..application.seats import Seats
 
 GameId = Annotated[str, PathParameter(description="The game's id", max_length=64)]
 Authorization = Annotated[
@@ -33,28 +28,28 @@ Authorization = Annotated[
 ]
 
 
-def provide_application(state: State) -> Application:
-    return state.application
+App = NamedDependency[Application]
+"""The application service (:class:`service.application.Application`)."""
+Caller = NamedDependency[Seat | None]
+"""The seat the caller's token holds in the game; None for a spectator."""
+Player = NamedDependency[Seat]
+"""The caller's seat, required: without a token the request is refused (401)."""
 
 
-def provide_seats(state: State) -> Seats:
-    return state.application.seats
+class ApplicationSlot:
+    """The application an app serves, filled by its lifespan at start-up.  Handlers get it through
+    ``Provide(slot.get)``: a provider without parameters costs no parsing per request."""
 
+    def __init__(self) -> None:
+        self.application: Application | None = None
 
-def provide_reads(state: State) -> Reads:
-    return state.application.reads
-
-
-def provide_moves(state: State) -> Moves:
-    return state.application.moves
-
-
-def provide_audit(state: State) -> Audit:
-    return state.application.audit
+    def get(self) -> Application:
+        assert self.application is not None, "the app has not started"
+        return self.application
 
 
 async def provide_caller(
-    game_id: GameId, seats: NamedDependency[Seats], authorization: Authorization = None
+    game_id: GameId, application: NamedDependency[Application], authorization: Authorization = None
 ) -> Seat | None:
     """The seat the bearer token holds in this game; None for a spectator (no token)."""
     if not authorization:
@@ -62,7 +57,7 @@ async def provide_caller(
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer":
         raise InvalidToken("expected 'Authorization: Bearer ymn.<seat>.<secret>'")
-    seat = await seats.authenticate(game_id, token.strip())
+    seat = await application.seats.authenticate(game_id, token.strip())
     structlog.contextvars.bind_contextvars(seat=seat)
     return seat
 
@@ -88,12 +83,10 @@ def version_in(value: str | None, header: str) -> int | None:
     return int(text)
 
 
-DEPENDENCIES = {
-    "application": Provide(provide_application, sync_to_thread=False),
-    "seats": Provide(provide_seats, sync_to_thread=False),
-    "reads": Provide(provide_reads, sync_to_thread=False),
-    "moves": Provide(provide_moves, sync_to_thread=False),
-    "audit": Provide(provide_audit, sync_to_thread=False),
-    "caller": Provide(provide_caller),
-    "player": Provide(provide_player),
-}
+def dependencies(slot: ApplicationSlot) -> dict[str, Provide]:
+    """What handlers may ask for by name: ``application``, ``caller`` and ``player``."""
+    return {
+        "application": Provide(slot.get, sync_to_thread=False),
+        "caller": Provide(provide_caller),
+        "player": Provide(provide_player),
+    }

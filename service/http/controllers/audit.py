@@ -6,15 +6,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
 from litestar import Controller, Response, get, post
-from litestar.di import NamedDependency
 from litestar.openapi import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
 from litestar.params import PathParameter, QueryParameter, RawBody
 from litestar.response import Stream
 
-from domain.kernel import Seat
-
-from ...application.audit import MAX_RECORD_BYTES, Audit
+from ...application.audit import MAX_RECORD_BYTES
 from ...application.documents import GameDocument, Imported
 from ...application.errors import (
     GameNotFound,
@@ -26,10 +23,9 @@ from ...application.errors import (
     RecordTooLarge,
     VersionNotFound,
 )
-from ...application.reads import Reads
 from ...codec import json_encoder
 from ...record.verify import Verification
-from ..dependencies import GameId
+from ..dependencies import App, Caller, GameId
 from ..problems import problems
 from .responses import JSON, etag
 
@@ -67,8 +63,8 @@ class AuditController(Controller):
         self,
         game_id: GameId,
         version: Annotated[int, PathParameter(ge=1, description="1 is the state right after setup")],
-        reads: NamedDependency[Reads],
-        caller: NamedDependency[Seat | None],
+        application: App,
+        caller: Caller,
         reveal: Annotated[
             bool,
             QueryParameter(
@@ -77,7 +73,7 @@ class AuditController(Controller):
             ),
         ] = False,
     ) -> Response[GameDocument[View]]:
-        shown = await reads.at(game_id, version, caller, reveal=reveal)
+        shown = await application.reads.at(game_id, version, caller, reveal=reveal)
         headers = {"ETag": etag(version), "Vary": "Authorization"}
         return Response(content=json_encoder.encode(shown), media_type=JSON, headers=headers)
 
@@ -98,10 +94,8 @@ class AuditController(Controller):
             **problems(GameNotFound, InvalidToken),
         },
     )
-    async def export_record(
-        self, game_id: GameId, audit: NamedDependency[Audit], caller: NamedDependency[Seat | None]
-    ) -> Stream:
-        lines = await audit.export(game_id, caller)
+    async def export_record(self, game_id: GameId, application: App, caller: Caller) -> Stream:
+        lines = await application.audit.export(game_id, caller)
         disposition = f'attachment; filename="{game_id}.ndjson"'
         return Stream(lines, media_type=NDJSON, headers={"Content-Disposition": disposition})
 
@@ -112,8 +106,8 @@ class AuditController(Controller):
         ),
         responses=problems(GameNotFound),
     )
-    async def verification(self, game_id: GameId, audit: NamedDependency[Audit]) -> Verification:
-        return await audit.verification(game_id)
+    async def verification(self, game_id: GameId, application: App) -> Verification:
+        return await application.audit.verification(game_id)
 
     @post(
         "/import",
@@ -123,5 +117,5 @@ class AuditController(Controller):
         operation_class=RecordUpload,
         responses=problems(RecordTooLarge, InvalidRecord, IncompleteRecord, RecordDoesNotVerify),
     )
-    async def import_game(self, audit: NamedDependency[Audit], body: RawBody) -> Imported:
-        return await audit.import_record(bytes(body))
+    async def import_game(self, application: App, body: RawBody) -> Imported:
+        return await application.audit.import_record(bytes(body))

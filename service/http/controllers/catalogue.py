@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, get
-from litestar.di import NamedDependency
 from litestar.params import PathParameter
 
 from ...application.documents import Catalogue
 from ...application.errors import UnknownKind
-from ...application.reads import Reads
+from ..dependencies import App
 from ..problems import problems
 
 
@@ -19,8 +18,8 @@ class CatalogueController(Controller):
     tags = ("catalogue",)
 
     @get("/", summary="The games hosted here, their player counts and options", responses=problems())
-    async def catalogue(self, reads: NamedDependency[Reads]) -> Catalogue:
-        return reads.catalogue()
+    async def catalogue(self, application: App) -> Catalogue:
+        return application.reads.catalogue()
 
     @get(
         "/{kind:str}/components",
@@ -28,6 +27,6 @@ class CatalogueController(Controller):
         responses=problems(UnknownKind),
     )
     async def components(
-        self, kind: Annotated[str, PathParameter(max_length=64)], reads: NamedDependency[Reads]
+        self, kind: Annotated[str, PathParameter(max_length=64)], application: App
     ) -> dict[str, Any]:
-        return reads.components(kind)
+        return application.reads.components(kind)

@@ -6,11 +6,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import structlog
 from litestar import Controller, Response, get, post
-from litestar.di import NamedDependency
 from litestar.openapi import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
-
-from domain.kernel import Seat
 
 from ...application.documents import CreateGame, GameCreated, GameDocument, GameList, Joined, LegalMoves
 from ...application.errors import (
@@ -24,9 +21,7 @@ from ...application.errors import (
     SeatTaken,
     UnknownKind,
 )
-from ...application.reads import Reads
-from ...application.seats import Seats
-from ..dependencies import GameId, version_in
+from ..dependencies import App, Caller, GameId, version_in
 from ..problems import problems
 from .responses import encoded, etag_header
 
@@ -41,7 +36,7 @@ class GamesController(Controller):
     @get("/", summary="Find games by kind and status, newest first", responses=problems(InvalidCursor))
     async def list_games(
         self,
-        reads: NamedDependency[Reads],
+        application: App,
         kind: Annotated[str | None, QueryParameter(name="kind", required=False, max_length=64)] = None,
         status: Annotated[
             str | None, QueryParameter(name="status", required=False, pattern="^(open|active|finished)$")
@@ -49,7 +44,7 @@ class GamesController(Controller):
         cursor: Annotated[str | None, QueryParameter(name="cursor", required=False, max_length=200)] = None,
         limit: Annotated[int, QueryParameter(name="limit", ge=1, le=100)] = 20,
     ) -> GameList:
-        return await reads.games(kind, status, cursor, limit)
+        return await application.reads.games(kind, status, cursor, limit)
 
     @post(
         "/",
@@ -57,8 +52,8 @@ class GamesController(Controller):
         status_code=201,
         responses=problems(UnknownKind, InvalidOptions, InvalidSeat),
     )
-    async def create_game(self, data: JSONBody[CreateGame], seats: NamedDependency[Seats]) -> GameCreated:
-        created = await seats.create(data.kind, data.options, data.seed, data.take_seats)
+    async def create_game(self, data: JSONBody[CreateGame], application: App) -> GameCreated:
+        created = await application.seats.create(data.kind, data.options, data.seed, data.take_seats)
         structlog.contextvars.bind_contextvars(game_id=created.game_id)
         return created
 
@@ -71,9 +66,12 @@ class GamesController(Controller):
         responses=problems(GameNotFound, SeatNotFound, SeatTaken),
     )
     async def join_game(
-        self, game_id: GameId, seat: Annotated[int, PathParameter(ge=0, le=16)], seats: NamedDependency[Seats]
+        self,
+        game_id: GameId,
+        seat: Annotated[int, PathParameter(ge=0, le=16)],
+        application: App,
     ) -> Joined:
-        joined = await seats.join(game_id, seat)
+        joined = await application.seats.join(game_id, seat)
         structlog.contextvars.bind_contextvars(seat=seat)
         return joined
 
@@ -89,11 +87,11 @@ class GamesController(Controller):
     async def get_game(
         self,
         game_id: GameId,
-        reads: NamedDependency[Reads],
-        caller: NamedDependency[Seat | None],
+        application: App,
+        caller: Caller,
         if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match", required=False)] = None,
     ) -> Response[GameDocument[View]]:
-        answer = await reads.document(game_id, caller, version_in(if_none_match, "If-None-Match"))
+        answer = await application.reads.document(game_id, caller, version_in(if_none_match, "If-None-Match"))
         return encoded(answer, vary=True)
 
     @get(
@@ -103,6 +101,6 @@ class GamesController(Controller):
         responses=problems(GameNotFound, InvalidToken),
     )
     async def legal_moves(
-        self, game_id: GameId, reads: NamedDependency[Reads], caller: NamedDependency[Seat | None]
+        self, game_id: GameId, application: App, caller: Caller
     ) -> Response[LegalMoves[Command]]:
-        return encoded(await reads.legal_moves(game_id, caller))
+        return encoded(await application.reads.legal_moves(game_id, caller))

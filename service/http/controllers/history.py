@@ -6,18 +6,14 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated
 
 from litestar import Controller, get
-from litestar.di import NamedDependency
 from litestar.params import QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from domain.kernel import Seat
-
 from ...application.documents import History
 from ...application.errors import GameNotFound, InvalidToken
-from ...application.reads import Reads
 from ...codec import json_encoder
-from ..dependencies import GameId
+from ..dependencies import App, Caller, GameId
 from ..problems import problems
 
 if TYPE_CHECKING:  # each app names this: the union of its games' events (see service.http.contract)
@@ -38,12 +34,12 @@ class HistoryController(Controller):
     async def events(
         self,
         game_id: GameId,
-        reads: NamedDependency[Reads],
-        caller: NamedDependency[Seat | None],
+        application: App,
+        caller: Caller,
         after: After = 0,
         limit: Annotated[int, QueryParameter(name="limit", ge=1, le=1000)] = 100,
     ) -> History[Event]:
-        return await reads.history(game_id, caller, after, limit)
+        return await application.reads.history(game_id, caller, after, limit)
 
     @get(
         "/stream",
@@ -53,11 +49,11 @@ class HistoryController(Controller):
     async def stream(
         self,
         game_id: GameId,
-        reads: NamedDependency[Reads],
-        caller: NamedDependency[Seat | None],
+        application: App,
+        caller: Caller,
         after: After = 0,
     ) -> ServerSentEvent:
-        follow = reads.follow(game_id, caller, after)
+        follow = application.reads.follow(game_id, caller, after)
         first = await follow.__anext__()  # an unknown game is refused before the stream starts
 
         async def messages() -> AsyncIterator[ServerSentEventMessage]:

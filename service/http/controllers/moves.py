@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated
 
 from litestar import Controller, Response, post
-from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, JSONBody
 
-from domain.kernel import NotYourTurn, Seat
+from domain.kernel import NotYourTurn
 
 from ...application.documents import MoveResult
 from ...application.errors import (
@@ -26,8 +25,7 @@ from ...application.errors import (
     VersionMismatch,
     WrongGameKind,
 )
-from ...application.moves import Moves
-from ..dependencies import GameId, version_in
+from ..dependencies import App, GameId, Player, version_in
 from ..problems import Rules, problems
 from .responses import encoded, etag_header
 
@@ -68,8 +66,8 @@ class MovesController(Controller):
         self,
         game_id: GameId,
         data: JSONBody[Command],
-        moves: NamedDependency[Moves],
-        player: NamedDependency[Seat],
+        application: App,
+        player: Player,
         if_match: Annotated[
             str | None,
             HeaderParameter(name="If-Match", required=False, description='The version decided on, e.g. "12"'),
@@ -84,7 +82,7 @@ class MovesController(Controller):
             ),
         ] = None,
     ) -> Response[MoveResult[Event]]:
-        answer = await moves.submit(
+        answer = await application.moves.submit(
             game_id, player, data, if_match=version_in(if_match, "If-Match"), idempotency_key=idempotency_key
         )
         return encoded(answer)

@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Controller, Request, Response, get
-from litestar.di import NamedDependency
 from litestar.openapi import ResponseSpec
 
-from ...application import Application
 from ...application.documents import Health
 from ...codec import json_encoder
 from ...infra import metrics
+from ..dependencies import App
 from .responses import JSON
 
 
@@ -28,7 +27,7 @@ class OperationsController(Controller):
         summary="Postgres is reachable (Redis state reported)",
         responses={503: ResponseSpec(Health, description="Postgres is unreachable", generate_examples=False)},
     )
-    async def readyz(self, application: NamedDependency[Application]) -> Response[Health]:
+    async def readyz(self, application: App) -> Response[Health]:
         health = await application.health()
         status = 200 if health.postgres == "ok" else 503
         return Response(content=json_encoder.encode(health), status_code=status, media_type=JSON)
