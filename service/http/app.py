@@ -80,6 +80,7 @@ def create_app(
         board = None
         if settings.notices and isinstance(the_cache, RedisSnapshotCache):
             board = NoticeBoard(the_cache.url)
+            board.on_live = the_cache.reachable
             application.attach_board(board)
             await board.start()
         app.state.application = slot.application = application

@@ -45,6 +45,10 @@ class ProblemDetails(msgspec.Struct, kw_only=True, omit_defaults=True):
     """For 412 Precondition Failed: the game's version now."""
     errors: list[dict[str, Any]] | None = None
     """For 400 Bad Request: what was wrong with each parameter or field."""
+    postgres: str | None = None
+    """For 503 ``not_ready``: Postgres' state (``ok``, ``unavailable``)."""
+    redis: str | None = None
+    """For 503 ``not_ready``: Redis' state (``ok``, ``unavailable``, ``memory`` without Redis)."""
 
 
 TITLES = {
@@ -73,6 +77,7 @@ STATUS: dict[type[Exception], int] = {
     app.TooLarge: 413,
     app.Unprocessable: 422,
     RuleViolation: 422,
+    app.Unavailable: 503,
 }
 """The status of each kind of refusal (the most specific class in an exception's MRO wins)."""
 

@@ -16,6 +16,9 @@ from typing import Any, Protocol
 import msgspec
 import redis.asyncio as aioredis
 import structlog
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from . import metrics
 from .notices import CHANNEL, notice
@@ -116,7 +119,7 @@ class RedisSnapshotCache:
 
     name = "redis"
 
-    def __init__(self, url: str, *, ttl_seconds: int = 7 * 24 * 3600, backoff_seconds: float = 5.0) -> None:
+    def __init__(self, url: str, *, ttl_seconds: int = 7 * 24 * 3600, backoff_seconds: float = 1.0) -> None:
         self.url = url
         self.ttl = ttl_seconds
         self.backoff = backoff_seconds
@@ -127,8 +130,12 @@ class RedisSnapshotCache:
             url,
             socket_connect_timeout=0.5,
             socket_timeout=0.5,
+            # A pooled connection that died with a Redis restart is replaced and the command sent
+            # again at once, instead of failing once per dead connection (and dropping a notice).
+            retry=Retry(ExponentialBackoff(cap=0.05, base=0.005), retries=2),
+            retry_on_error=[RedisConnectionError],
             retry_on_timeout=False,
-            health_check_interval=0,
+            health_check_interval=2,  # an idle connection is pinged before it is used again
         )
 
     @staticmethod
@@ -137,6 +144,11 @@ class RedisSnapshotCache:
 
     def _available(self) -> bool:
         return time.monotonic() >= self._down_until
+
+    def reachable(self) -> None:
+        """Redis answered another client of this worker (the notice board resubscribed): stop
+        backing off, so the next move's notice is posted, not skipped."""
+        self._down_until = 0.0
 
     def _failed(self, op: str, exc: Exception) -> None:
         self._down_until = time.monotonic() + self.backoff
