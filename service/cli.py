@@ -31,6 +31,9 @@ def claim_port(host: str, port: int) -> socket.socket:
     socket is held until the server has bound its own, then closed."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     probe = socket.socket(family, socket.SOCK_STREAM)
+    # SO_REUSEADDR: connections of a server that just stopped linger in TIME_WAIT and must not
+    # block a restart; a socket still listening there is refused all the same.
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         probe.bind((host, port))
     except OSError as exc:

@@ -101,7 +101,7 @@ class Moves:
         try:
             earlier = await self.store.idempotent_response(game_id, key)
             if earlier is not None:
-                return _replay(earlier, request_hash)
+                return await self._replayed(game_id, earlier, request_hash)
             try:
                 return await self._judge_and_append(game_id, seat, command, body, request_hash, if_match, key)
             except (RuleViolation, ApplicationError):
@@ -109,11 +109,22 @@ class Moves:
                 # since: then its stored answer is this request's answer.
                 earlier = await self.store.idempotent_response(game_id, key)
                 if earlier is not None:
-                    return _replay(earlier, request_hash)
+                    return await self._replayed(game_id, earlier, request_hash)
                 raise
         finally:
             del self._in_flight[flight]
             done.set_result(None)
+
+    async def _replayed(self, game_id: str, earlier: IdempotentResponse, request_hash: str) -> Encoded:
+        """The stored answer — and a notice of its version: the worker that judged the move may
+        have died between its commit and its notice, leaving other workers' memories stale."""
+        answer = _replay(earlier, request_hash)
+        if answer.version is not None:
+            board = self.states.board
+            if board is not None:
+                board.post(game_id, answer.version)
+            await self.cache.announce(game_id, answer.version)
+        return answer
 
     async def _judge_and_append(
         self,
@@ -179,7 +190,7 @@ class Moves:
                 earlier = await self.store.idempotent_response(game_id, idempotency_key or "")
                 if earlier is None:  # pragma: no cover - the row that collided must exist
                     raise IdempotencyConflict("retry the request") from None
-                return _replay(earlier, request_hash)
+                return await self._replayed(game_id, earlier, request_hash)
             blob = encode_snapshot(version, game.rules_version, state)
             self.states.remember_move(game_id, row, version, stored[-1].hash, status, now, blob, epoch, state)
             board = self.states.board
