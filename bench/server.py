@@ -68,6 +68,7 @@ class Server:
             "REDIS_URL": redis_url,
             "YAMEN_BENCH_ECHO": "1",
             "YAMEN_ACCESS_LOG": "0",
+            "YAMEN_RATE_LIMIT": "off",  # the load generator is one address hammering on purpose
             "YAMEN_LOG_FORMAT": "json",
             "YAMEN_AUTO_MIGRATE": "0",
             "YAMEN_POOL_SIZE": str(pool_size),

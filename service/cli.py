@@ -4,17 +4,66 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
+import fcntl
 import os
 import pathlib
+import socket
 import sys
+import tempfile
 
 import msgspec
 
 DEFAULT_SERVER = "granian"
 """The ASGI server that served the most moves per second in ``python -m bench`` (docs/performance.md)."""
+HEADER_TIMEOUT_MS = 10_000
+"""A client has this long to send a request's headers (the body has its own limit, see
+:mod:`service.http.limits`)."""
+
+
+class PortBusy(Exception):
+    """Another process listens on the address ``yamen serve`` was asked to use."""
+
+
+def claim_port(host: str, port: int) -> socket.socket:
+    """Bind *host*:*port* without ``SO_REUSEPORT`` (the ASGI servers set it, so a second server would
+    silently share the port and split the requests): refused when anything listens there.  The
+    socket is held until the server has bound its own, then closed."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    probe = socket.socket(family, socket.SOCK_STREAM)
+    # SO_REUSEADDR: connections of a server that just stopped linger in TIME_WAIT and must not
+    # block a restart; a socket still listening there is refused all the same.
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        probe.bind((host, port))
+    except OSError as exc:
+        probe.close()
+        if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+            raise PortBusy(f"{host}:{port} is already in use ({exc.strerror})") from None
+        raise
+    return probe
+
+
+def lock_port(host: str, port: int) -> int:
+    """An exclusive lock held for the life of this ``yamen serve``, so that two started at the same
+    moment cannot both pass :func:`claim_port` before either binds."""
+    path = pathlib.Path(tempfile.gettempdir()) / f"yamen-serve-{host.replace(':', '_')}-{port}.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise PortBusy(f"{host}:{port} is already in use by another yamen serve") from None
+    return fd
 
 
 def _serve(args: argparse.Namespace) -> int:
+    try:
+        lock_port(args.host, args.port)  # released when this process exits
+        claim_port(args.host, args.port).close()  # free again, for the server to bind
+    except PortBusy as exc:
+        print(f"yamen serve: {exc}; is another server running? (--port chooses another)", file=sys.stderr)
+        return 2
     stop = None
     if not os.environ.get("DATABASE_URL"):
         from .dev.embedded import start_embedded_postgres
@@ -24,10 +73,15 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"yamen: no DATABASE_URL, using embedded Postgres in {args.data_dir}", file=sys.stderr)
     if not os.environ.get("REDIS_URL"):
         print("yamen: no REDIS_URL, using the in-process snapshot cache", file=sys.stderr)
+    print(
+        f"yamen: serving http://{args.host}:{args.port} with {args.workers} {args.server} worker(s)",
+        file=sys.stderr,
+    )
     try:
         if args.server == "granian":
             from granian import Granian
             from granian.constants import Interfaces
+            from granian.http import HTTP1Settings
 
             Granian(
                 "service.http.app:create_app",
@@ -37,6 +91,10 @@ def _serve(args: argparse.Namespace) -> int:
                 interface=Interfaces.ASGI,
                 workers=args.workers,
                 log_enabled=False,
+                # A worker that dies is replaced; without this granian stops every worker.
+                respawn_failed_workers=True,
+                respawn_interval=0.5,
+                http1_settings=HTTP1Settings(header_read_timeout=HEADER_TIMEOUT_MS),
             ).serve()
         else:
             import uvicorn
@@ -48,6 +106,7 @@ def _serve(args: argparse.Namespace) -> int:
                 port=args.port,
                 workers=args.workers,
                 access_log=False,
+                timeout_keep_alive=HEADER_TIMEOUT_MS // 1000,
             )
     finally:
         if stop is not None:

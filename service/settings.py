@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+DEFAULT_RATE_LIMIT = "1200/minute"
+"""Per seat token, else per client address: 20 requests a second, sustained over a minute."""
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -22,7 +25,14 @@ class Settings:
     access_log: bool = True
     notices: bool = True
     """Answer reads from the worker's memory while the Redis notice board vouches for it
-    (:mod:`service.notices`); off means every read asks Redis and Postgres."""
+    (:mod:`service.infra.notices`); off means every read asks Redis and Postgres."""
+    rate_limit: str | None = None
+    """Requests one caller (seat token, else client address) may send, e.g. ``"1200/minute"``;
+    None or ``"off"``: no limit (see :mod:`service.http.limits`)."""
+    body_timeout: float = 10.0
+    """Seconds a request body may stall between two chunks before the request is answered 408."""
+    pg_timeout: float = 1.0
+    """Seconds to wait for a pooled Postgres connection before answering 503."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -35,4 +45,7 @@ class Settings:
             bench_echo=os.environ.get("YAMEN_BENCH_ECHO", "0") in ("1", "true", "yes"),
             access_log=os.environ.get("YAMEN_ACCESS_LOG", "1") not in ("0", "false", "no"),
             notices=os.environ.get("YAMEN_NOTICES", "1") not in ("0", "false", "no"),
+            rate_limit=os.environ.get("YAMEN_RATE_LIMIT", DEFAULT_RATE_LIMIT),
+            pg_timeout=float(os.environ.get("YAMEN_PG_TIMEOUT", "1.0")),
+            body_timeout=float(os.environ.get("YAMEN_BODY_TIMEOUT", "10")),
         )

@@ -58,6 +58,10 @@ class TooLarge(ApplicationError):
     """More than the service accepts in one request."""
 
 
+class Unavailable(ApplicationError):
+    """The service cannot answer now; retry later."""
+
+
 # --- the refusals -------------------------------------------------------------------------------
 class InvalidCursor(Malformed):
     code = "invalid_cursor"
@@ -186,6 +190,11 @@ class RecordDoesNotVerify(Unprocessable):
 class UnstorableValue(Unprocessable):
     code = "unstorable_value"
     summary = "a value cannot be stored (e.g. text with a NUL character)"
+
+
+class NotReady(Unavailable):
+    code = "not_ready"
+    summary = "Postgres is unreachable: this worker cannot serve games now"
 
 
 class RecordTooLarge(TooLarge):

@@ -13,6 +13,7 @@ answer with the events, so a retry gets the same answer and nothing is appended 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from typing import Any
@@ -30,6 +31,7 @@ from ..record.chain import seal
 from .clock import Clock, record_time, utcnow
 from .documents import Encoded, MoveResult, envelope
 from .errors import (
+    ApplicationError,
     GameEnded,
     GameNotStarted,
     IdempotencyConflict,
@@ -62,6 +64,8 @@ class Moves:
         self.store = store
         self.cache = cache
         self.clock = clock
+        self._in_flight: dict[tuple[str, str], asyncio.Future] = {}
+        """Keyed moves this worker is judging, by (game, Idempotency-Key)."""
 
     async def submit(
         self, game_id: str, seat: Seat, command: Any, *, if_match: int | None, idempotency_key: str | None
@@ -71,13 +75,68 @@ class Moves:
         Refuses with the domain's :class:`RuleViolation` or an application error; a retried
         Idempotency-Key gets the stored answer.
         """
-        started = time.perf_counter()
         body = json_encoder.encode(command)
         request_hash = hashlib.sha256(f"{seat}\n".encode() + body).hexdigest()
-        if idempotency_key is not None:
-            earlier = await self.store.idempotent_response(game_id, idempotency_key)
+        if idempotency_key is None:
+            return await self._judge_and_append(game_id, seat, command, body, request_hash, if_match, None)
+        return await self._keyed(game_id, seat, command, body, request_hash, if_match, idempotency_key)
+
+    async def _keyed(
+        self,
+        game_id: str,
+        seat: Seat,
+        command: Any,
+        body: bytes,
+        request_hash: str,
+        if_match: int | None,
+        key: str,
+    ) -> Encoded:
+        """A move with an Idempotency-Key is judged once: a retry gets the stored answer, never a new
+        judgement.  Retries reaching this worker while the first is judged wait for it; one judged by
+        another worker meanwhile is found when this one loses the race or is refused."""
+        flight = (game_id, key)
+        while (first := self._in_flight.get(flight)) is not None:
+            await asyncio.shield(first)
+        self._in_flight[flight] = done = asyncio.get_running_loop().create_future()
+        try:
+            earlier = await self.store.idempotent_response(game_id, key)
             if earlier is not None:
-                return _replay(earlier, request_hash)
+                return await self._replayed(game_id, earlier, request_hash)
+            try:
+                return await self._judge_and_append(game_id, seat, command, body, request_hash, if_match, key)
+            except (RuleViolation, ApplicationError):
+                # Refused now, perhaps because the same request was applied by another worker
+                # since: then its stored answer is this request's answer.
+                earlier = await self.store.idempotent_response(game_id, key)
+                if earlier is not None:
+                    return await self._replayed(game_id, earlier, request_hash)
+                raise
+        finally:
+            del self._in_flight[flight]
+            done.set_result(None)
+
+    async def _replayed(self, game_id: str, earlier: IdempotentResponse, request_hash: str) -> Encoded:
+        """The stored answer — and a notice of its version: the worker that judged the move may
+        have died between its commit and its notice, leaving other workers' memories stale."""
+        answer = _replay(earlier, request_hash)
+        if answer.version is not None:
+            board = self.states.board
+            if board is not None:
+                board.post(game_id, answer.version)
+            await self.cache.announce(game_id, answer.version)
+        return answer
+
+    async def _judge_and_append(
+        self,
+        game_id: str,
+        seat: Seat,
+        command: Any,
+        body: bytes,
+        request_hash: str,
+        if_match: int | None,
+        idempotency_key: str | None,
+    ) -> Encoded:
+        started = time.perf_counter()
         recall = True
         for _ in range(MAX_RACE_RETRIES):
             loaded = self.states.recalled(game_id) if recall else None
@@ -131,7 +190,7 @@ class Moves:
                 earlier = await self.store.idempotent_response(game_id, idempotency_key or "")
                 if earlier is None:  # pragma: no cover - the row that collided must exist
                     raise IdempotencyConflict("retry the request") from None
-                return _replay(earlier, request_hash)
+                return await self._replayed(game_id, earlier, request_hash)
             blob = encode_snapshot(version, game.rules_version, state)
             self.states.remember_move(game_id, row, version, stored[-1].hash, status, now, blob, epoch, state)
             board = self.states.board

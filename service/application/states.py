@@ -32,9 +32,9 @@ from .titles import Titles
 
 RECENT_STATES = 4096
 """Games whose last state a worker remembers."""
-TRUST_SECONDS = 5.0
+TRUST_SECONDS = 1.0
 """How long a remembered state may answer reads before Postgres is asked again, even with no
-notice: a notice lost to a Redis hiccup leaves a view at most this stale."""
+notice: the bound on how stale a read can be when a notice is lost (docs/reliability.md)."""
 
 
 @dataclass

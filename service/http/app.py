@@ -32,6 +32,13 @@ from ..settings import Settings
 from .contract import signature_namespace
 from .controllers import CONTROLLERS
 from .dependencies import ApplicationSlot, dependencies
+from .limits import (
+    MAX_BODY_BYTES,
+    BodyTimeoutMiddleware,
+    parse_rate_limit,
+    rate_limit_config,
+    rate_limit_store,
+)
 from .openapi import finish_openapi
 from .problems import EXCEPTION_HANDLERS
 
@@ -68,7 +75,9 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         own_store, own_cache = store is None, cache is None
-        the_store = store or EventStore(_require_db(settings), max_size=settings.pool_size)
+        the_store = store or EventStore(
+            _require_db(settings), max_size=settings.pool_size, timeout=settings.pg_timeout
+        )
         the_cache: SnapshotCache = cache or (
             RedisSnapshotCache(settings.redis_url) if settings.redis_url else MemorySnapshotCache()
         )
@@ -80,6 +89,7 @@ def create_app(
         board = None
         if settings.notices and isinstance(the_cache, RedisSnapshotCache):
             board = NoticeBoard(the_cache.url)
+            board.on_live = the_cache.reachable
             application.attach_board(board)
             await board.start()
         app.state.application = slot.application = application
@@ -103,13 +113,22 @@ def create_app(
             documents["doc"] = finish_openapi(app.openapi_schema.to_schema(), games)
         return documents["doc"]
 
+    limit = parse_rate_limit(settings.rate_limit)
+    middleware = [
+        DefineMiddleware(AccessLogMiddleware, write_lines=settings.access_log),
+        DefineMiddleware(BodyTimeoutMiddleware, seconds=settings.body_timeout),
+    ]
+    if limit is not None:
+        middleware.append(rate_limit_config(limit).middleware)
     app = Litestar(
         route_handlers=[*CONTROLLERS, *([bench_echo] if settings.bench_echo else [])],
         dependencies=dependencies(slot),
         signature_namespace=signature_namespace(games),
         lifespan=[lifespan],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
-        middleware=[DefineMiddleware(AccessLogMiddleware, write_lines=settings.access_log)],
+        middleware=middleware,
+        stores={"rate_limit": rate_limit_store(settings.redis_url)},
+        request_max_body_size=MAX_BODY_BYTES,
         openapi_config=OpenAPIConfig(
             title="Yamen", version=API_VERSION, description=DESCRIPTION, path="/schema", render_plugins=[]
         ),

@@ -21,6 +21,7 @@ from domain.kernel import NotYourTurn, RuleViolation
 from ..application import errors as app
 from ..codec import json_encoder
 from ..infra.store import StoreRefused, StoreUnavailable
+from .limits import BodyTimeout
 
 log = structlog.get_logger("yamen.http")
 
@@ -45,6 +46,10 @@ class ProblemDetails(msgspec.Struct, kw_only=True, omit_defaults=True):
     """For 412 Precondition Failed: the game's version now."""
     errors: list[dict[str, Any]] | None = None
     """For 400 Bad Request: what was wrong with each parameter or field."""
+    postgres: str | None = None
+    """For 503 ``not_ready``: Postgres' state (``ok``, ``unavailable``)."""
+    redis: str | None = None
+    """For 503 ``not_ready``: Redis' state (``ok``, ``unavailable``, ``memory`` without Redis)."""
 
 
 TITLES = {
@@ -53,11 +58,13 @@ TITLES = {
     403: "Forbidden",
     404: "Not Found",
     405: "Method Not Allowed",
+    408: "Request Timeout",
     409: "Conflict",
     412: "Precondition Failed",
     413: "Content Too Large",
     415: "Unsupported Media Type",
     422: "Unprocessable Content",
+    429: "Too Many Requests",
     500: "Internal Server Error",
     503: "Service Unavailable",
 }
@@ -73,6 +80,7 @@ STATUS: dict[type[Exception], int] = {
     app.TooLarge: 413,
     app.Unprocessable: 422,
     RuleViolation: 422,
+    app.Unavailable: 503,
 }
 """The status of each kind of refusal (the most specific class in an exception's MRO wins)."""
 
@@ -85,9 +93,17 @@ def status_of(kind: type[Exception]) -> int:
 
 
 # --- answering ----------------------------------------------------------------------------------
-def answer(request: Request, status: int, code: str, detail: str | None, **extra: Any) -> Response:
+def answer(
+    request: Request,
+    status: int,
+    code: str,
+    detail: str | None,
+    *,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
     structlog.contextvars.bind_contextvars(code=code)
-    headers = {}
+    headers = dict(headers or {})
     if status == 401:
         headers["WWW-Authenticate"] = "Bearer"
     elif status == 503:
@@ -132,7 +148,23 @@ _HTTP_CODES = {
 
 
 def _on_http(request: Request, exc: HTTPException) -> Response:
-    return answer(request, exc.status_code, _HTTP_CODES.get(exc.status_code, "http_error"), str(exc.detail))
+    headers = dict(exc.headers or {})
+    if exc.status_code == 429:
+        # The IETF RateLimit headers say when the window resets; Retry-After says it to every client.
+        headers.setdefault("Retry-After", headers.get("RateLimit-Reset", str(RETRY_AFTER_SECONDS)))
+        detail = "too many requests from this caller; retry after the number of seconds in Retry-After"
+        return answer(request, 429, "too_many_requests", detail, headers=headers)
+    return answer(
+        request,
+        exc.status_code,
+        _HTTP_CODES.get(exc.status_code, "http_error"),
+        str(exc.detail),
+        headers=headers,
+    )
+
+
+def _on_body_timeout(request: Request, exc: BodyTimeout) -> Response:
+    return answer(request, 408, "body_timeout", str(exc), headers={"Connection": "close"})
 
 
 def _on_store_down(request: Request, exc: StoreUnavailable) -> Response:
@@ -157,6 +189,7 @@ EXCEPTION_HANDLERS = {
     HTTPException: _on_http,
     StoreUnavailable: _on_store_down,
     StoreRefused: _on_store_refused,
+    BodyTimeout: _on_body_timeout,
     Exception: _on_crash,
 }
 
@@ -168,6 +201,8 @@ class Rules:
 
 EDGE = {
     400: "`invalid_request`: a parameter, header or body is malformed (`errors` says which)",
+    429: "`too_many_requests`: this caller (seat token, else address) sent too many requests; retry after"
+    " `Retry-After` seconds (`RateLimit-*` headers say the policy)",
     503: "`store_unavailable`: Postgres is unavailable; retry after `Retry-After` seconds",
 }
 

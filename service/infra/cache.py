@@ -16,6 +16,9 @@ from typing import Any, Protocol
 import msgspec
 import redis.asyncio as aioredis
 import structlog
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from . import metrics
 from .notices import CHANNEL, notice
@@ -61,8 +64,12 @@ class SnapshotCache(Protocol):
 
     async def get(self, game_id: str) -> bytes | None: ...
     async def set(self, game_id: str, blob: bytes) -> None: ...
-    async def set_and_announce(self, game_id: str, blob: bytes, version: int) -> None:
-        """Write the snapshot and post the move's notice (:mod:`service.notices`), in one round trip."""
+    async def set_and_announce(self, game_id: str, blob: bytes | None, version: int) -> None:
+        """Write the snapshot (unless None) and post the move's notice (:mod:`service.infra.notices`),
+        in one round trip."""
+
+    async def announce(self, game_id: str, version: int) -> None:
+        """Post the notice only."""
 
     async def delete(self, game_id: str) -> None: ...
     async def status(self) -> str: ...
@@ -90,8 +97,12 @@ class MemorySnapshotCache:
         while len(self._items) > self.capacity:
             self._items.popitem(last=False)
 
-    async def set_and_announce(self, game_id: str, blob: bytes, version: int) -> None:
-        await self.set(game_id, blob)  # one process: nobody else to tell
+    async def set_and_announce(self, game_id: str, blob: bytes | None, version: int) -> None:
+        if blob is not None:
+            await self.set(game_id, blob)  # one process: nobody else to tell
+
+    async def announce(self, game_id: str, version: int) -> None:
+        pass
 
     async def delete(self, game_id: str) -> None:
         self._items.pop(game_id, None)
@@ -103,11 +114,26 @@ class MemorySnapshotCache:
         self._items.clear()
 
 
+def redis_client(url: str) -> aioredis.Redis:
+    """A Redis client as every part of a worker uses it: short timeouts (Redis is a cache: never
+    wait on it), and a pooled connection that died with a Redis restart is replaced and the
+    command sent again at once, instead of failing once per dead connection."""
+    return aioredis.Redis.from_url(
+        url,
+        socket_connect_timeout=0.5,
+        socket_timeout=0.5,
+        retry=Retry(ExponentialBackoff(cap=0.05, base=0.005), retries=2),
+        retry_on_error=[RedisConnectionError],
+        retry_on_timeout=False,
+        health_check_interval=2,  # an idle connection is pinged before it is used again
+    )
+
+
 class _Batch:
     __slots__ = ("items", "sent")
 
     def __init__(self, sent: asyncio.Future) -> None:
-        self.items: dict[str, tuple[bytes, int]] = {}
+        self.items: dict[str, tuple[bytes | None, int]] = {}
         self.sent = sent
 
 
@@ -116,20 +142,19 @@ class RedisSnapshotCache:
 
     name = "redis"
 
-    def __init__(self, url: str, *, ttl_seconds: int = 7 * 24 * 3600, backoff_seconds: float = 5.0) -> None:
+    def __init__(self, url: str, *, ttl_seconds: int = 7 * 24 * 3600, backoff_seconds: float = 1.0) -> None:
         self.url = url
         self.ttl = ttl_seconds
         self.backoff = backoff_seconds
         self._down_until = 0.0
         self._gathering: _Batch | None = None
         self._in_flight: asyncio.Future | None = None
-        self._client = aioredis.Redis.from_url(
-            url,
-            socket_connect_timeout=0.5,
-            socket_timeout=0.5,
-            retry_on_timeout=False,
-            health_check_interval=0,
-        )
+        self._client = redis_client(url)
+
+    @property
+    def client(self) -> aioredis.Redis:
+        """The Redis client (retrying on dead connections), for other stores of this worker."""
+        return self._client
 
     @staticmethod
     def key(game_id: str) -> str:
@@ -137,6 +162,11 @@ class RedisSnapshotCache:
 
     def _available(self) -> bool:
         return time.monotonic() >= self._down_until
+
+    def reachable(self) -> None:
+        """Redis answered another client of this worker (the notice board resubscribed): stop
+        backing off, so the next move's notice is posted, not skipped."""
+        self._down_until = 0.0
 
     def _failed(self, op: str, exc: Exception) -> None:
         self._down_until = time.monotonic() + self.backoff
@@ -159,7 +189,13 @@ class RedisSnapshotCache:
         except (aioredis.RedisError, OSError) as exc:
             self._failed("set", exc)
 
-    async def set_and_announce(self, game_id: str, blob: bytes, version: int) -> None:
+    async def announce(self, game_id: str, version: int) -> None:
+        """Post a notice that *game_id* is at *version* without writing a snapshot (a move answered
+        from its stored idempotent answer: the worker that judged it may have died before
+        posting)."""
+        await self.set_and_announce(game_id, None, version)
+
+    async def set_and_announce(self, game_id: str, blob: bytes | None, version: int) -> None:
         """Joins the batch being gathered; returns once Redis has acknowledged it.
 
         Moves finishing together share one pipeline (their snapshots, then one PUBLISH carrying
@@ -176,7 +212,8 @@ class RedisSnapshotCache:
             if self._in_flight is None:
                 self._in_flight = asyncio.ensure_future(self._send_batches())
         earlier = batch.items.get(game_id)
-        if earlier is None or earlier[1] < version:  # a later move of the same game supersedes an earlier one
+        # A later move of the same game supersedes an earlier one; a snapshot, a bare notice.
+        if earlier is None or earlier[1] < version or (earlier[1] == version and earlier[0] is None):
             batch.items[game_id] = (blob, version)
         await asyncio.shield(batch.sent)
 
@@ -188,7 +225,8 @@ class RedisSnapshotCache:
                 try:
                     pipe = self._client.pipeline(transaction=False)
                     for game_id, (blob, _) in batch.items.items():
-                        pipe.set(self.key(game_id), blob, ex=self.ttl)
+                        if blob is not None:
+                            pipe.set(self.key(game_id), blob, ex=self.ttl)
                     pipe.publish(CHANNEL, b"\n".join(notice(g, v) for g, (_, v) in batch.items.items()))
                     await pipe.execute()
                     metrics.NOTICE_BATCHES.inc()

@@ -33,9 +33,25 @@ def configure_logging(fmt: str = "auto", level: int = logging.INFO) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=LineLogger,
         cache_logger_on_first_use=True,
     )
+
+
+class LineLogger:
+    """Writes each record and its newline in one call, flushed at once: several worker processes
+    share one stderr, and a record written in two pieces (as ``print`` does) can be split by
+    another's (two records on a line, then a blank one)."""
+
+    def __init__(self, *_args: object) -> None:
+        pass
+
+    def msg(self, message: str) -> None:
+        stream = sys.stderr  # looked up per record: tests (and daemons) replace it
+        stream.write(message + "\n")
+        stream.flush()
+
+    debug = info = warning = warn = error = critical = exception = fatal = log = msg
 
 
 class AccessLogMiddleware:

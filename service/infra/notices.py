@@ -43,6 +43,8 @@ class NoticeBoard:
     def __init__(self, redis_url: str, *, on_notice: Callable[[str, int], None] | None = None) -> None:
         self.url = redis_url
         self.on_notice = on_notice
+        self.on_live: Callable[[], None] | None = None
+        """Called each time the subscription is confirmed (again)."""
         self.live = False
         """True while the subscription is confirmed and unbroken: memory may answer reads."""
         self.epoch = 0
@@ -187,8 +189,13 @@ class NoticeBoard:
                 if version.isdigit():
                     self.post(game_id, int(version))
         elif len(value) >= 3 and value[0] == b"subscribe":
+            # A new epoch starts now, not when the last one dropped: a state remembered while the
+            # board was down was vouched for by Postgres, but notices about it may have been missed.
+            self.epoch += 1
             self.live = True
             self._settle_first()
+            if self.on_live is not None:
+                self.on_live()
             log.info("notices_live", channel=CHANNEL, epoch=self.epoch)
         # "+OK" for AUTH and anything else a subscription may say are ignored.
 

@@ -16,8 +16,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.resources
+import time
+import weakref
 from collections.abc import AsyncIterator
 from datetime import datetime
+from typing import Any
 
 import msgspec
 import psycopg
@@ -34,6 +37,12 @@ class StoreError(Exception):
 
 class StoreUnavailable(StoreError):
     """Postgres cannot be reached, or lost the connection mid-request: retry later."""
+
+    def __init__(self, message: str, *, lost_epoch: str | None = None) -> None:
+        super().__init__(message)
+        self.lost_epoch = lost_epoch
+        """For a connection lost mid-request: the start time of the Postgres it was connected to
+        (None when no connection could be had at all).  See :meth:`EventStore._restarted_since`."""
 
 
 class StoreRefused(StoreError):
@@ -231,6 +240,15 @@ def append_params_of(
     return params
 
 
+SUSPECT_SECONDS = 10.0
+"""After a connection fails, how long connections are tried before they are handed out."""
+
+
+def _answer_of(outcome: str, last_seq: int) -> tuple | None:
+    """What the append statement would have answered: the new version, or None for a lost race."""
+    return (last_seq, None) if outcome == "committed" else None
+
+
 MAX_BATCHES_IN_FLIGHT = 2
 """Batches of appends a worker has on the wire at once; the next gathers meanwhile."""
 
@@ -264,7 +282,7 @@ class EventStore:
         min_size: int = 2,
         max_size: int = 16,
         batch_appends: bool = True,
-        timeout: float = 10.0,
+        timeout: float = 1.0,
     ) -> None:
         self.url = url
         self.batch_appends = batch_appends
@@ -272,13 +290,19 @@ class EventStore:
         self._batches_in_flight = 0
         self._senders: set[asyncio.Task] = set()
         self.batches_sent = 0
+        self._epochs: weakref.WeakKeyDictionary[psycopg.AsyncConnection, str] = weakref.WeakKeyDictionary()
+        self._suspect_until = 0.0
+        self._checks: set[asyncio.Task] = set()
         self.pool = AsyncConnectionPool(
             url,
             min_size=min_size,
             max_size=max_size,
             open=False,
             kwargs={"autocommit": True},
-            timeout=timeout,  # waiting longer for a pooled connection than this is "unavailable"
+            configure=self._configure,
+            # Waiting longer than this for a pooled connection is "unavailable": a client hears
+            # 503 within about a second of Postgres going away, not after a hang.
+            timeout=timeout,
         )
 
     async def open(self) -> None:
@@ -296,15 +320,67 @@ class EventStore:
         Errors of the types in *keep* pass through untranslated, for a caller that tells them
         apart (the batched append retries a serialization failure append by append).
         """
+        conn = await self._checkout(timeout)
         try:
-            async with self.pool.connection(timeout=timeout) as conn:
-                yield conn
+            yield conn
         except keep:
             raise
-        except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout, PoolClosed) as exc:
-            raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            self._suspect()
+            raise StoreUnavailable(f"{type(exc).__name__}: {exc}", lost_epoch=self._epochs.get(conn)) from exc
         except psycopg.DataError as exc:
             raise StoreRefused(f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            await self.pool.putconn(conn)  # a broken connection is discarded by the pool
+
+    async def _configure(self, conn: psycopg.AsyncConnection) -> None:
+        # Which Postgres this connection talks to: after a restart, its old connections are dead,
+        # and whether an append sent on one committed can be looked up (see _recover).
+        cur = await conn.execute("SELECT pg_postmaster_start_time()::text")
+        self._epochs[conn] = (await cur.fetchone())[0]
+
+    async def _checkout(self, timeout: float | None) -> psycopg.AsyncConnection:
+        """A connection from the pool.  Right after a connection failed (Postgres restarted, or a
+        network hiccup), each one is tried with ``SELECT 1`` before it is handed out, so the dead
+        connections still idle in the pool cost no request an error."""
+        deadline = time.monotonic() + (timeout if timeout is not None else self.pool.timeout)
+        while True:
+            try:
+                conn = await self.pool.getconn(timeout=max(0.01, deadline - time.monotonic()))
+            except (PoolTimeout, PoolClosed, psycopg.OperationalError) as exc:
+                raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+            if time.monotonic() >= self._suspect_until:
+                return conn
+            try:
+                await conn.execute("SELECT 1")
+                return conn
+            except psycopg.Error:
+                await self.pool.putconn(conn)
+
+    def _suspect(self) -> None:
+        """A connection failed: check connections before use for a while, and sweep the idle ones."""
+        if time.monotonic() >= self._suspect_until and not self._checks:
+            task = asyncio.get_running_loop().create_task(self._sweep())
+            self._checks.add(task)
+            task.add_done_callback(self._checks.discard)
+        self._suspect_until = time.monotonic() + SUSPECT_SECONDS
+
+    async def _sweep(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.pool.check()  # tests every idle connection, drops the dead ones
+
+    async def _read(self, sql: str, params: tuple | list, *, one: bool = False) -> Any:
+        """A query that changes nothing: sent again once on another connection if its
+        connection was lost (Postgres restarted under it), so a returning Postgres fails no read."""
+        for attempt in (1, 2):
+            try:
+                async with self.connection() as conn:
+                    cur = await conn.execute(sql, params)
+                    return await (cur.fetchone() if one else cur.fetchall())
+            except StoreUnavailable as exc:
+                if attempt == 2 or exc.lost_epoch is None:
+                    raise
+        raise AssertionError("unreachable")
 
     async def close(self) -> None:
         await self.pool.close()
@@ -377,21 +453,19 @@ class EventStore:
                     await cur.executemany(_INSERT_EVENT, [_event_params(e) for e in events])
 
     async def get_game(self, game_id: str) -> GameRow | None:
-        async with self.connection() as conn:
-            cur = await conn.execute(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.game_id = %s", (game_id,))
-            row = await cur.fetchone()
+        row = await self._read(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.game_id = %s", (game_id,), one=True
+        )
         return _game(row) if row else None
 
     async def load(self, game_id: str, after: int) -> tuple[GameRow, list[StoredEvent]] | None:
         """The game's row and its events newer than *after*, in one round trip."""
-        async with self.connection() as conn:
-            cur = await conn.execute(
-                f"SELECT {_GAME_COLUMNS}, {_EVENT_COLUMNS} FROM games g"
-                " LEFT JOIN events e ON e.game_id = g.game_id AND e.seq > %s"
-                " WHERE g.game_id = %s ORDER BY e.seq",
-                (after, game_id),
-            )
-            rows = await cur.fetchall()
+        rows = await self._read(
+            f"SELECT {_GAME_COLUMNS}, {_EVENT_COLUMNS} FROM games g"
+            " LEFT JOIN events e ON e.game_id = g.game_id AND e.seq > %s"
+            " WHERE g.game_id = %s ORDER BY e.seq",
+            (after, game_id),
+        )
         if not rows:
             return None
         game = _game(rows[0])
@@ -413,28 +487,24 @@ class EventStore:
             params.extend(before)
         clause = ("WHERE " + " AND ".join(where)) if where else ""
         params.append(limit)
-        async with self.connection() as conn:
-            cur = await conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games g {clause} ORDER BY g.created_at DESC, g.game_id DESC "
-                "LIMIT %s",
-                params,
-            )
-            return [_game(r) for r in await cur.fetchall()]
+        rows = await self._read(
+            f"SELECT {_GAME_COLUMNS} FROM games g {clause}"
+            " ORDER BY g.created_at DESC, g.game_id DESC LIMIT %s",
+            params,
+        )
+        return [_game(r) for r in rows]
 
     # --- seats --------------------------------------------------------------------------------
     async def seats(self, game_id: str) -> list[tuple[int, str | None]]:
-        async with self.connection() as conn:
-            cur = await conn.execute(
-                "SELECT seat, token_hash FROM seats WHERE game_id = %s ORDER BY seat", (game_id,)
-            )
-            return [(r[0], r[1]) for r in await cur.fetchall()]
+        rows = await self._read(
+            "SELECT seat, token_hash FROM seats WHERE game_id = %s ORDER BY seat", (game_id,)
+        )
+        return [(r[0], r[1]) for r in rows]
 
     async def seat_token_hash(self, game_id: str, seat: int) -> str | None:
-        async with self.connection() as conn:
-            cur = await conn.execute(
-                "SELECT token_hash FROM seats WHERE game_id = %s AND seat = %s", (game_id, seat)
-            )
-            row = await cur.fetchone()
+        row = await self._read(
+            "SELECT token_hash FROM seats WHERE game_id = %s AND seat = %s", (game_id, seat), one=True
+        )
         return row[0] if row else None
 
     async def claim_seat(self, game_id: str, seat: int, token_hash: str, now: datetime) -> str | None:
@@ -498,7 +568,7 @@ class EventStore:
             update = (game_id, expected_version, events[-1].seq, events[-1].hash, status, now)
             row = await self._in_batch(game_id, sql, params, rows, update)
         else:
-            row = await self._alone(sql, params)
+            row = await self._alone(sql, params, game_id, events[-1].seq, events[-1].hash)
         if row is None:
             raise VersionConflict(await self._version(game_id))
         if row[0] is None:
@@ -506,15 +576,53 @@ class EventStore:
             # every writer moves games.version with its events in one statement.
             raise StoreError(f"game {game_id}: events appended but the version did not move")
 
-    async def _alone(self, sql: str, params: list) -> tuple | None:
+    async def _alone(
+        self, sql: str, params: list, game_id: str, last_seq: int, last_hash: str
+    ) -> tuple | None:
+        for attempt in (1, 2):
+            try:
+                async with self.connection() as conn:
+                    cur = await conn.execute(sql, params)
+                    return await cur.fetchone()
+            except pg_errors.UniqueViolation as exc:
+                if exc.diag.constraint_name == "idempotency_pkey":
+                    raise DuplicateIdempotencyKey(str(exc)) from exc
+                return None  # the primary key decided the race: another command was appended first
+            except StoreUnavailable as exc:
+                outcome = await self._recover(exc, game_id, last_seq, last_hash) if attempt == 1 else None
+                if outcome is None:
+                    raise
+                if outcome != "absent":
+                    return _answer_of(outcome, last_seq)
+        raise AssertionError("unreachable")
+
+    async def _restarted_since(self, epoch: str) -> bool:
+        """Whether Postgres has restarted since a connection to it was opened (so every session of
+        that connection is gone: whatever it did not commit, it never will)."""
+        row = await self._read("SELECT pg_postmaster_start_time()::text", (), one=True)
+        return row[0] != epoch
+
+    async def _recover(
+        self, lost: StoreUnavailable, game_id: str, last_seq: int, last_hash: str
+    ) -> str | None:
+        """Whether an append whose connection was lost committed, when that can be known for sure:
+        ``"committed"`` (its last event is there), ``"lost_race"`` (another command's is) or
+        ``"absent"`` (nothing there: send it again).  Only after a Postgres restart is the answer
+        certain — a live server may still be committing the lost session's transaction — so
+        otherwise None: the caller hears "unavailable" (and retries with its Idempotency-Key)."""
+        if lost.lost_epoch is None:
+            return None
         try:
-            async with self.connection() as conn:
-                cur = await conn.execute(sql, params)
-                return await cur.fetchone()
-        except pg_errors.UniqueViolation as exc:
-            if exc.diag.constraint_name == "idempotency_pkey":
-                raise DuplicateIdempotencyKey(str(exc)) from exc
-            return None  # the primary key decided the race: another command was appended first
+            if not await self._restarted_since(lost.lost_epoch):
+                return None
+            row = await self._read(
+                "SELECT hash FROM events WHERE game_id = %s AND seq = %s", (game_id, last_seq), one=True
+            )
+        except StoreUnavailable:
+            return None
+        if row is None:
+            return "absent"
+        return "committed" if row[0] == last_hash else "lost_race"
 
     async def _in_batch(
         self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple
@@ -551,12 +659,9 @@ class EventStore:
                     # alone and meets its own fate.
                     rows = None
                 except Exception as exc:  # noqa: BLE001
-                    # A lost connection may have lost the answer to a COMMIT that happened: retrying
-                    # could apply a command twice, so every move of the batch hears "unavailable".
-                    failure = StoreUnavailable(str(exc))
-                    for p in batch:
-                        if not p.answer.done():
-                            p.answer.set_exception(failure)
+                    # A lost connection may have lost the answer to a COMMIT that happened: each
+                    # append is looked up (after a Postgres restart) or hears "unavailable".
+                    await self._recover_batch(batch, exc)
                     continue
                 if rows is not None:
                     for p, row in zip(batch, rows):
@@ -567,7 +672,9 @@ class EventStore:
                     if p.answer.done():
                         continue
                     try:
-                        p.answer.set_result(await self._alone(p.sql, p.params))
+                        p.answer.set_result(
+                            await self._alone(p.sql, p.params, p.game_id, p.update[2], p.update[3])
+                        )
                     except Exception as exc:  # noqa: BLE001 - handed to the waiting move
                         p.answer.set_exception(exc)
         finally:
@@ -575,6 +682,24 @@ class EventStore:
             if self._gathering and self._batches_in_flight < MAX_BATCHES_IN_FLIGHT:
                 self._batches_in_flight += 1
                 self._start_sender()
+
+    async def _recover_batch(self, batch: list[_Pending], exc: Exception) -> None:
+        lost = exc if isinstance(exc, StoreUnavailable) else StoreUnavailable(f"{type(exc).__name__}: {exc}")
+        for p in batch:
+            if p.answer.done():
+                continue
+            seq, digest = p.update[2], p.update[3]
+            try:
+                outcome = await self._recover(lost, p.game_id, seq, digest)
+                if outcome is None:
+                    p.answer.set_exception(lost)
+                elif outcome == "absent":
+                    p.answer.set_result(await self._alone(p.sql, p.params, p.game_id, seq, digest))
+                else:
+                    p.answer.set_result(_answer_of(outcome, seq))
+            except Exception as failure:  # noqa: BLE001 - handed to the waiting move
+                if not p.answer.done():
+                    p.answer.set_exception(failure)
 
     async def _send_batch(self, batch: list[_Pending]) -> list[tuple | None]:
         self.batches_sent += 1
@@ -596,16 +721,11 @@ class EventStore:
 
     async def version_of(self, game_id: str) -> int | None:
         """The game's current version (None if there is no such game)."""
-        async with self.connection() as conn:
-            cur = await conn.execute("SELECT version FROM games WHERE game_id = %s", (game_id,))
-            row = await cur.fetchone()
+        row = await self._read("SELECT version FROM games WHERE game_id = %s", (game_id,), one=True)
         return row[0] if row else None
 
     async def _version(self, game_id: str) -> int:
-        async with self.connection() as conn:
-            cur = await conn.execute("SELECT version FROM games WHERE game_id = %s", (game_id,))
-            row = await cur.fetchone()
-        return row[0] if row else 0
+        return await self.version_of(game_id) or 0
 
     async def events(
         self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None
@@ -619,9 +739,7 @@ class EventStore:
         if limit is not None:
             sql += " LIMIT %s"
             params.append(limit)
-        async with self.connection() as conn:
-            cur = await conn.execute(sql, params)
-            return [_event(r) for r in await cur.fetchall()]
+        return [_event(r) for r in await self._read(sql, params)]
 
     async def stream_events(self, game_id: str, after: int = 0, upto: int | None = None, batch: int = 500):
         """Every event after *after*, fetched in batches so a long history never sits in memory."""
@@ -635,11 +753,10 @@ class EventStore:
 
     # --- idempotency --------------------------------------------------------------------------
     async def idempotent_response(self, game_id: str, key: str) -> IdempotentResponse | None:
-        async with self.connection() as conn:
-            cur = await conn.execute(
-                "SELECT seat, request_hash, status_code, response FROM idempotency WHERE game_id = %s AND "
-                "key = %s",
-                (game_id, key),
-            )
-            row = await cur.fetchone()
+        row = await self._read(
+            "SELECT seat, request_hash, status_code, response FROM idempotency"
+            " WHERE game_id = %s AND key = %s",
+            (game_id, key),
+            one=True,
+        )
         return IdempotentResponse(row[0], row[1], row[2], bytes(row[3])) if row else None

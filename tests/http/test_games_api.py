@@ -378,8 +378,8 @@ async def test_postgres_unavailable_is_503_with_retry_after(database_url):
             response = await request
             assert_problem(response, 503, "store_unavailable")
             assert response.headers["retry-after"] == "1"
-        ready = await client.get("/readyz")
-        assert ready.status_code == 503 and ready.json()["postgres"] == "unavailable"
+        ready = assert_problem(await client.get("/readyz"), 503, "not_ready")
+        assert ready["postgres"] == "unavailable"
 
 
 async def test_metrics_are_prometheus_text_with_latency_histograms(client):

@@ -268,7 +268,7 @@ def test_yamen_migrate_applies_each_migration_once(monkeypatch, capsys):
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-_VERBS = {
+_READS = {
     "get_game": lambda s, g: s.get_game(g),
     "load": lambda s, g: s.load(g, 0),
     "events": lambda s, g: s.events(g),
@@ -277,30 +277,51 @@ _VERBS = {
     "version_of": lambda s, g: s.version_of(g),
     "idempotent_response": lambda s, g: s.idempotent_response(g, "k"),
     "list_games": lambda s, g: s.list_games(None, None, None, 5),
+}
+_WRITES = {
     "claim_seat": lambda s, g: s.claim_seat(g, 0, "x" * 64, datetime.now(UTC)),
     "ping": lambda s, g: s.ping(),
 }
 
 
-@pytest.mark.parametrize("verb", sorted(_VERBS))
-async def test_every_verb_turns_a_lost_connection_into_unavailable(store, database_url, verb):
-    """Nothing above the store sees a driver error: a connection Postgres dropped is
-    StoreUnavailable (503 at the edge), whichever verb met it, and the next call recovers."""
+async def _lonely_store_with_a_dead_connection(database_url):
     import psycopg
 
-    from service.infra.store import EventStore, StoreUnavailable
+    from service.infra.store import EventStore
 
-    game_id, _ = await _new_game(store)
     lonely = EventStore(database_url, min_size=1, max_size=1)
     await lonely.open()
+    async with lonely.pool.connection() as conn:
+        pid = conn.info.backend_pid
+    with psycopg.connect(database_url, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    return lonely
+
+
+@pytest.mark.parametrize("verb", sorted(_READS))
+async def test_a_read_on_a_dropped_connection_is_sent_again_on_a_live_one(store, database_url, verb):
+    """A query that changes nothing is retried once on another connection: a connection
+    Postgres dropped (a restart, an idle timeout) costs the caller nothing."""
+    game_id, _ = await _new_game(store)
+    lonely = await _lonely_store_with_a_dead_connection(database_url)
     try:
-        async with lonely.pool.connection() as conn:
-            pid = conn.info.backend_pid
-        with psycopg.connect(database_url, autocommit=True) as admin:
-            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        assert await _READS[verb](lonely, game_id) == await _READS[verb](store, game_id)
+    finally:
+        await lonely.close()
+
+
+@pytest.mark.parametrize("verb", sorted(_WRITES))
+async def test_a_write_on_a_dropped_connection_is_unavailable_not_a_driver_error(store, database_url, verb):
+    """Nothing above the store sees a driver error: a write whose connection was dropped is
+    StoreUnavailable (503 at the edge; it may have been applied), and the next call recovers."""
+    from service.infra.store import StoreUnavailable
+
+    game_id, _ = await _new_game(store)
+    lonely = await _lonely_store_with_a_dead_connection(database_url)
+    try:
         with pytest.raises(StoreUnavailable):
-            await _VERBS[verb](lonely, game_id)
-        await _VERBS[verb](lonely, game_id)  # the pool replaced the connection
+            await _WRITES[verb](lonely, game_id)
+        await _WRITES[verb](lonely, game_id)  # the connection was replaced
     finally:
         await lonely.close()
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
-from litestar import Controller, Response, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.openapi import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
-from litestar.params import PathParameter, QueryParameter, RawBody
+from litestar.params import PathParameter, QueryParameter
 from litestar.response import Stream
 
-from ...application.audit import MAX_RECORD_BYTES
+from ...application import audit
 from ...application.documents import GameDocument, Imported
 from ...application.errors import (
     GameNotFound,
@@ -26,6 +26,7 @@ from ...application.errors import (
 from ...codec import json_encoder
 from ...record.verify import Verification
 from ..dependencies import App, Caller, GameId
+from ..limits import read_body
 from ..problems import problems
 from .responses import JSON, etag
 
@@ -113,9 +114,9 @@ class AuditController(Controller):
         "/import",
         summary="Verify a finished game's complete record and store it as a new game to browse",
         status_code=201,
-        request_max_body_size=MAX_RECORD_BYTES,
+        request_max_body_size=None,  # read below, up to MAX_RECORD_BYTES (the app's limit is far lower)
         operation_class=RecordUpload,
         responses=problems(RecordTooLarge, InvalidRecord, IncompleteRecord, RecordDoesNotVerify),
     )
-    async def import_game(self, application: App, body: RawBody) -> Imported:
-        return await application.audit.import_record(bytes(body))
+    async def import_game(self, application: App, request: Request) -> Imported:
+        return await application.audit.import_record(await read_body(request, audit.MAX_RECORD_BYTES))

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Controller, Request, Response, get
-from litestar.openapi import ResponseSpec
 
 from ...application.documents import Health
+from ...application.errors import NotReady
 from ...codec import json_encoder
 from ...infra import metrics
 from ..dependencies import App
+from ..problems import problems
 from .responses import JSON
 
 
@@ -25,12 +26,17 @@ class OperationsController(Controller):
     @get(
         "/readyz",
         summary="Postgres is reachable (Redis state reported)",
-        responses={503: ResponseSpec(Health, description="Postgres is unreachable", generate_examples=False)},
+        responses=problems(NotReady),
     )
-    async def readyz(self, application: App) -> Response[Health]:
+    async def readyz(self, application: App) -> Health:
         health = await application.health()
-        status = 200 if health.postgres == "ok" else 503
-        return Response(content=json_encoder.encode(health), status_code=status, media_type=JSON)
+        if health.postgres != "ok":
+            raise NotReady(
+                f"postgres: {health.postgres}; redis: {health.redis}",
+                postgres=health.postgres,
+                redis=health.redis,
+            )
+        return health
 
     @get("/metrics", include_in_schema=False, media_type=metrics.CONTENT_TYPE)
     async def metrics(self) -> bytes:
