@@ -124,6 +124,14 @@ class Game:
     summary: str = ""
     variants: dict[str, str] = field(default_factory=dict)
     """Human descriptions of the options beyond ``players``."""
+    earlier_versions: tuple[str, ...] = ()
+    """Rules versions this code still judges, besides :attr:`rules_version`: a game started under
+    one of them is finished under it (its setup event records the version, and the rules that
+    changed since read it from the state), so a rules fix never strands a game in progress."""
+
+    def judges(self, rules_version: str) -> bool:
+        """Whether a game created under *rules_version* can be played and verified by this code."""
+        return rules_version == self.rules_version or rules_version in self.earlier_versions
 
     def fold(self, state: Any, events: Iterable[Event]) -> Any:
         evolve = self.evolve

@@ -212,7 +212,7 @@ def judge(loaded: Loaded, seat: Seat, command: Any, if_match: int | None) -> lis
         raise GameNotStarted("the game starts when every seat is taken")
     if row.status == "finished":
         raise GameEnded("the game has ended")
-    if row.rules_version != game.rules_version:
+    if not game.judges(row.rules_version):
         raise RulesRetired(
             f"this game was created under {row.rules_version}; the service now judges {game.rules_version}"
         )

@@ -308,6 +308,29 @@ async def test_a_game_keeps_the_rules_it_was_created_with(database_url, store):
         assert (await client.get(f"/v1/games/{game_id}")).status_code == 200
 
 
+async def test_a_game_under_an_earlier_version_the_code_still_judges_plays_on(database_url, store):
+    """A rules fix keeps the old version among the ones the game judges: games in progress finish
+    under it, and their record verifies."""
+    import dataclasses
+
+    from litestar.testing import AsyncTestClient
+
+    from tests.conftest import make_app, test_games
+    from tests.http.helpers import play_to_end
+
+    games = test_games()
+    games["bluff"] = dataclasses.replace(games["bluff"], earlier_versions=("bluff-0",))
+    async with AsyncTestClient(app=make_app(database_url, None, games)) as client:
+        game_id, tokens, _ = await _game(client)
+        async with store.pool.connection() as conn:
+            await conn.execute("UPDATE games SET rules_version = 'bluff-0' WHERE game_id = %s", (game_id,))
+        await play_to_end(client, game_id, tokens)
+        verification = (await client.get(f"/v1/games/{game_id}/verification")).json()
+        assert verification["ok"], verification
+        record = (await client.get(f"/v1/games/{game_id}/record")).text
+        assert '"rules_version":"bluff-0"' in record.splitlines()[0]
+
+
 async def test_metrics_count_requests_moves_and_snapshots(client):
     game_id, tokens, _ = await _game(client)
     await client.post(
