@@ -201,6 +201,40 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _components(args: argparse.Namespace) -> int:
+    from domain.kernel import ComponentDataError
+
+    games = _games()
+    game = games.get(args.kind)
+    if game is None:
+        print(
+            f"yamen components: no game kind {args.kind!r} (kinds: {', '.join(sorted(games))})",
+            file=sys.stderr,
+        )
+        return 2
+    data_file = game.component_file
+    if data_file is None:
+        print(f"yamen components: {args.kind} keeps its component data in code", file=sys.stderr)
+        return 2
+    if args.action == "schema":
+        sys.stdout.buffer.write(
+            msgspec.json.format(msgspec.json.encode(data_file.schema()), indent=2) + b"\n"
+        )
+        return 0
+    try:
+        if args.file is None:
+            data_file.load()
+            origin = f"{data_file.package}/{data_file.filename}"
+        else:
+            origin = args.file
+            data_file.check(pathlib.Path(args.file).read_bytes(), origin=origin)
+    except (ComponentDataError, OSError) as exc:
+        print(f"yamen components: {exc}", file=sys.stderr)
+        return 1
+    print(f"{origin}: valid {args.kind} component data")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="yamen", description="Yamen game service")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -230,8 +264,20 @@ def main(argv: list[str] | None = None) -> int:
     verify.set_defaults(func=_verify)
 
     replay = sub.add_parser("replay", help="narrate a game record step by step")
-    replay.add_argument("record")
+    replay.add_argument("record", help="an NDJSON record from GET /v1/games/{id}/record")
     replay.set_defaults(func=_replay)
+
+    components = sub.add_parser(
+        "components", help="check a game's component data file (tiles, cards, tracks) or print its schema"
+    )
+    components.add_argument(
+        "action", choices=["check", "schema"], help="check a file, or print its JSON Schema"
+    )
+    components.add_argument("kind", help="a game kind: jiangnan, pingyao, yangtze")
+    components.add_argument(
+        "file", nargs="?", help="the file to check (default: the one the game ships with)"
+    )
+    components.set_defaults(func=_components)
 
     args = parser.parse_args(argv)
     return args.func(args)

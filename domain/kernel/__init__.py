@@ -1,5 +1,6 @@
 """What every game shares: the Game contract, seats, rule violations, outcome, redaction, PRNG."""
 
+from .components import ComponentDataError, ComponentFile, Entry
 from .errors import GameOver, InvalidOptions, NotYourTurn, RuleViolation
 from .game import (
     Command,
@@ -19,6 +20,9 @@ from .standings import Standing, lead, rank, winners
 
 __all__ = [
     "Command",
+    "ComponentDataError",
+    "ComponentFile",
+    "Entry",
     "Event",
     "Game",
     "GameOver",

@@ -124,6 +124,8 @@ class Game:
     summary: str = ""
     variants: dict[str, str] = field(default_factory=dict)
     """Human descriptions of the options beyond ``players``."""
+    component_file: Any = None
+    """The game's :class:`~domain.kernel.components.ComponentFile` (its data file), if it has one."""
     earlier_versions: tuple[str, ...] = ()
     """Rules versions this code still judges, besides :attr:`rules_version`: a game started under
     one of them is finished under it (its setup event records the version, and the rules that
