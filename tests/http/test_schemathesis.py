@@ -1,24 +1,46 @@
 """Property-based conformance: schemathesis drives every operation of the in-process app (backed by
-real Postgres and Redis) — no 5xx, every response as documented.  The default lane runs a small
-fixed budget per operation; the slow lane (``-m slow``) the full one."""
+real Postgres and Redis) with valid inputs (positive mode) and invalid ones (negative mode: wrong
+types, missing or out-of-range values, malformed headers and bodies, undeclared methods).
+
+Every answer must be documented (status, content type, headers, schema) and never a 5xx; every
+refusal is problem+json with its status and a stable code; a valid request is never refused as
+malformed (400) and an invalid one never accepted.  The default lane runs a small fuzzing budget
+per operation; the slow lane (``-m slow``) adds the coverage phase (deterministic boundary and
+missing-value cases, undeclared methods) and the full budgets.  Multi-step flows (create, read,
+list moves, move, history, record) are in ``test_schemathesis_stateful``.
+"""
 
 from __future__ import annotations
 
+import copy
+import re
 import zlib
+from typing import Any
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from litestar.testing import TestClient
 from schemathesis.checks import not_a_server_error
+from schemathesis.config import SchemathesisConfig
+from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    negative_data_rejection,
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
+    unsupported_method,
 )
 
 from tests.conftest import PG_ADMIN, REDIS_URL, make_app, test_games
+
+BASE_URL = "http://testserver.local"
+PROBLEM = "application/problem+json"
+TYPE_BASE = "https://yamen.dev/problems/"
+OPAQUE_400 = {"invalid_cursor"}
+"""400 codes a schema cannot foresee: a cursor is any string to the document, but only ones this
+API returned are accepted."""
 
 
 @schemathesis.serializer("application/x-ndjson")
@@ -28,65 +50,187 @@ def _ndjson(ctx, value):
 
 
 _app_for_schema = make_app(PG_ADMIN, REDIS_URL, test_games())
-schema = schemathesis.openapi.from_dict(_app_for_schema.state.openapi_document(_app_for_schema))
+DOCUMENT: dict[str, Any] = _app_for_schema.state.openapi_document(_app_for_schema)
 
-CHECKS = [
+
+def load_schema(mode: str, *, coverage: bool):
+    """The app's document as schemathesis sees it, generating *mode* inputs ("positive",
+    "negative"); *coverage* adds the coverage phase (boundary values, missing parameters,
+    undeclared methods), which runs its full deterministic set whatever the budget."""
+    config = SchemathesisConfig.from_dict(
+        {"generation": {"mode": mode}, "phases": {"coverage": {"enabled": coverage}}}
+    )
+    return schemathesis.openapi.from_dict(copy.deepcopy(DOCUMENT), config=config)
+
+
+def problem_details(ctx, response, case) -> None:
+    """Every refusal is RFC 9457 problem+json naming its own status and a stable code, with the
+    headers its status calls for (Allow on 405, WWW-Authenticate on 401, Retry-After on 503)."""
+    status = response.status_code
+    if status < 400:
+        return
+    media = (response.headers.get("content-type") or [""])[0].split(";")[0].strip()
+    assert media == PROBLEM, f"a {status} answer is {media or 'untyped'}, not {PROBLEM}"
+    body = response.json()
+    assert isinstance(body, dict), body
+    code = body.get("code")
+    assert body.get("status") == status, f"problem says status {body.get('status')}, the answer is {status}"
+    assert isinstance(code, str) and code, f"problem without a code: {body}"
+    assert body.get("type") == TYPE_BASE + code, f"problem type {body.get('type')!r} is not its code's"
+    assert isinstance(body.get("title"), str) and body["title"], body
+    required_header = {405: "allow", 401: "www-authenticate", 503: "retry-after"}.get(status)
+    if required_header is not None:
+        assert response.headers.get(required_header), f"a {status} answer without {required_header.title()}"
+
+
+def not_refused_as_malformed(ctx, response, case) -> None:
+    """A request the document says is valid is never refused as malformed (400): whatever the
+    service rejects by its shape, the document must say (a pattern, ``additionalProperties``)."""
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or response.status_code != 400:
+        return
+    code = response.json().get("code")
+    assert code in OPAQUE_400, (
+        f"a schema-valid request was refused as malformed ({code}): the document does not say what "
+        f"the service requires — {response.json().get('detail')} {response.json().get('errors') or ''}"
+    )
+
+
+CONFORMANCE = [
     not_a_server_error,
     status_code_conformance,
     content_type_conformance,
     response_headers_conformance,
     response_schema_conformance,
+    problem_details,
+    unsupported_method,
+    # `allow_header_conformance` is left out: Litestar's automatic OPTIONS answer forgets methods
+    # when a controller has two handlers on one path (OPTIONS /v1/games says `Allow: OPTIONS, POST`).
 ]
+POSITIVE_CHECKS = [*CONFORMANCE, not_refused_as_malformed]
+NEGATIVE_CHECKS = [*CONFORMANCE, negative_data_rejection]
+
+WITHOUT_INPUTS = [
+    operation["operationId"]
+    for item in DOCUMENT["paths"].values()
+    for operation in item.values()
+    if not operation.get("parameters") and "requestBody" not in operation
+]
+"""Operations with nothing to get wrong but the method (the coverage phase tries other methods)."""
+
+positive_fast = load_schema("positive", coverage=False)
+negative_fast = load_schema("negative", coverage=False).exclude(operation_id=WITHOUT_INPUTS)
+positive = load_schema("positive", coverage=True)
+negative = load_schema("negative", coverage=True)
+"""(For the operations without inputs the coverage phase's undeclared methods are all there is to
+send: pytest reports them skipped once those ran.)"""
+
+
+HOSTILE_IDS = ["g_\x00"]
+"""Game ids no game can have that generated paths never contain (Postgres refuses NUL in text)."""
 
 
 @pytest.fixture(scope="module")
 def http(database_url, redis_url):
+    """The app, and games for the examples to hit (each with its seat 0 token): one running game
+    of every kind, a finished one, one whose seats are all open, and :data:`HOSTILE_IDS`."""
     with TestClient(app=make_app(database_url, redis_url)) as client:
         games = []
         for kind, players in (("bluff", 2), ("yangtze", 2), ("pingyao", 3), ("jiangnan", 3)):
-            created = client.post(
-                "/v1/games", json={"kind": kind, "options": {"players": players}, "seed": "st"}
-            ).json()
+            created = create(client, kind, players)
             games.append((created["game_id"], created["tokens"][0]["token"]))
+        finished = create(client, "bluff", 2)
+        play_to_end(client, finished)
+        games.append((finished["game_id"], finished["tokens"][0]["token"]))
+        open_game = create(client, "yangtze", 2, take_seats="none")
+        games.append((open_game["game_id"], None))
+        games += [(game_id, None) for game_id in HOSTILE_IDS]
         client.known_games = games  # type: ignore[attr-defined]
         yield client
 
 
-DEFAULT_BUDGET = 40
-FULL_BUDGET = 600
-"""Examples per operation in the slow lane."""
+def create(client, kind: str, players: int, **extra) -> dict:
+    response = client.post(
+        "/v1/games", json={"kind": kind, "options": {"players": players}, "seed": "st", **extra}
+    )
+    assert response.status_code == 201, response.text
+    return response.json()
 
+
+def play_to_end(client, created: dict) -> None:
+    game_id, tokens = created["game_id"], {t["seat"]: t["token"] for t in created["tokens"]}
+    for _ in range(1000):
+        game = client.get(f"/v1/games/{game_id}").json()
+        if game["status"] == "finished":
+            return
+        auth = {"Authorization": f"Bearer {tokens[game['to_act'][0]]}"}
+        legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth).json()
+        assert (
+            client.post(f"/v1/games/{game_id}/moves", json=legal["moves"][0], headers=auth).status_code == 200
+        )
+    raise AssertionError("the game did not end")
+
+
+DEFAULT_BUDGET = 25
+DEFAULT_NEGATIVE_BUDGET = 10
+FULL_BUDGET = 500
+"""Examples per operation in the slow lane (positive mode), on top of the coverage phase."""
+FULL_NEGATIVE_BUDGET = 250
 
 QUIET = {"deadline": None, "derandomize": True, "suppress_health_check": list(HealthCheck)}
 
 
-@schema.parametrize()
+@positive_fast.parametrize()
 @settings(max_examples=DEFAULT_BUDGET, **QUIET)
-def test_every_operation_conforms(case, http):
-    _call_and_validate(case, http)
+def test_valid_requests_conform(case, http):
+    send_and_check(case, http, POSITIVE_CHECKS)
+
+
+@negative_fast.parametrize()
+@settings(max_examples=DEFAULT_NEGATIVE_BUDGET, **QUIET)
+def test_invalid_requests_are_refused_as_documented(case, http):
+    send_and_check(case, http, NEGATIVE_CHECKS)
 
 
 @pytest.mark.slow
-@schema.parametrize()
+@positive.parametrize()
 @settings(max_examples=FULL_BUDGET, **QUIET)
-def test_every_operation_conforms_at_full_budget(case, http):
-    _call_and_validate(case, http)
+def test_valid_requests_conform_at_full_budget(case, http):
+    send_and_check(case, http, POSITIVE_CHECKS)
 
 
-def _call_and_validate(case, http) -> None:
+@pytest.mark.slow
+@negative.parametrize()
+@settings(max_examples=FULL_NEGATIVE_BUDGET, **QUIET)
+def test_invalid_requests_are_refused_as_documented_at_full_budget(case, http):
+    send_and_check(case, http, NEGATIVE_CHECKS)
+
+
+def send_and_check(case, http, checks) -> None:
     headers = {}
-    if "game_id" in (case.path_parameters or {}):
-        # Most examples hit a real game of each kind (with its seat 0 token), so the success
-        # paths and every game's command decoding are exercised, not only 404s.
-        pick = zlib.crc32(case.path_parameters["game_id"].encode()) % (len(http.known_games) + 1)
-        if pick < len(http.known_games):
-            case.path_parameters["game_id"], token = http.known_games[pick]
-            headers["Authorization"] = f"Bearer {token}"
-    kwargs = case.as_transport_kwargs(base_url="http://testserver.local")
-    kwargs["headers"] = {**headers, **(kwargs.get("headers") or {})}
+    meta = case.meta
+    path_is_valid = meta is None or not meta.is_negative_at(ParameterLocation.PATH)
+    if "game_id" in (case.path_parameters or {}) and path_is_valid:
+        # Most examples hit a real game (running, finished or open, with its seat 0 token), so the
+        # success paths and every game's command decoding are exercised, not only 404s; the rest
+        # keep the generated id.  An invalid path stays as generated: that is what is tested.
+        known = http.known_games
+        pick = zlib.crc32(str(case.path_parameters["game_id"]).encode()) % (len(known) + 1)
+        if pick < len(known):
+            case.path_parameters["game_id"], token = known[pick]
+            if token is not None:
+                headers["Authorization"] = f"Bearer {token}"
+    case.validate_response(send(case, http, headers=headers), checks=checks)
+
+
+def send(case, http, *, headers: dict[str, str] | None = None):
+    """Send *case* through the in-process client; generated headers win over *headers*."""
+    kwargs = case.as_transport_kwargs(base_url=BASE_URL)
+    # Control characters in a path are sent percent-encoded, as any client sends them.
+    kwargs["url"] = re.sub(r"[\x00-\x1f\x7f]", lambda m: f"%{ord(m.group()):02X}", kwargs["url"])
+    kwargs["headers"] = {**(headers or {}), **(kwargs.get("headers") or {})}
     if "data" in kwargs:
         kwargs["content"] = kwargs.pop("data")
-    response = http.request(
+    return http.request(
         **{k: v for k, v in kwargs.items() if k in ("method", "url", "headers", "params", "json", "content")}
     )
-    case.validate_response(response, checks=CHECKS)
