@@ -227,6 +227,8 @@ def _decode_cursor(cursor: str | None) -> tuple[datetime, str] | None:
         return None
     try:
         stamp, _, game_id = cursor.partition("~")
+        if not game_id.isascii() or not game_id.replace("_", "").isalnum():
+            raise ValueError(game_id)
         return datetime.fromisoformat(stamp), game_id
     except ValueError:
         raise InvalidCursor("the cursor is not one this API returned") from None

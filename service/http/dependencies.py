@@ -17,7 +17,7 @@ from domain.kernel import Seat
 from ..application import Application
 from ..application.errors import InvalidPrecondition, InvalidToken, TokenRequired
 
-GameId = Annotated[str, PathParameter(description="The game's id", max_length=64)]
+GameId = Annotated[str, PathParameter(description="The game's id", max_length=64, pattern="^[A-Za-z0-9_-]+$")]
 Authorization = Annotated[
     str | None,
     HeaderParameter(
@@ -67,6 +67,10 @@ async def provide_player(caller: NamedDependency[Seat | None]) -> Seat:
     if caller is None:
         raise TokenRequired("send the seat's token: 'Authorization: Bearer ymn.<seat>.<secret>'")
     return caller
+
+
+VERSION_TAG = r'^\s*(\*|(W/)?"?[0-9]{1,18}"?)\s*$'
+"""What If-Match and If-None-Match accept: a game version as an entity tag, or ``*``."""
 
 
 def version_in(value: str | None, header: str) -> int | None:

@@ -135,12 +135,60 @@ def _name_unions(doc: dict[str, Any], games: dict[str, Game]) -> None:
             schemas[key] = visit(schemas[key])
 
 
+def _closed_bodies(doc: dict[str, Any], games: dict[str, Game]) -> None:
+    """Request bodies the service decodes with ``forbid_unknown_fields`` (every command, the
+    create request) say so: ``additionalProperties: false``, so clients and fuzzers know an
+    unknown field is refused."""
+    tags = {
+        tag_of(t)
+        for g in games.values()
+        for t in g.command_types
+        if t.__struct_config__.forbid_unknown_fields
+    }
+    refs: dict[str, str] = {}
+
+    def collect(node: Any) -> None:
+        if isinstance(node, dict):
+            refs.update(node.get("discriminator", {}).get("mapping", {}))
+            for value in node.values():
+                collect(value)
+        elif isinstance(node, list):
+            for value in node:
+                collect(value)
+
+    collect(doc)
+    schemas = doc["components"]["schemas"]
+    closed = {refs[tag].removeprefix(REF) for tag in tags if tag in refs} | {"CreateGame"}
+    for name in closed:
+        if name in schemas:
+            schemas[name]["additionalProperties"] = False
+
+
+def _never_null_parameters(doc: dict[str, Any]) -> None:
+    """An optional header or query parameter is absent or a string, never ``null`` (Litestar
+    writes ``Optional[str]`` as ``oneOf: [string, null]``; clients then send the text "null")."""
+    for item in doc.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                options = schema.get("oneOf")
+                if parameter.get("in") in ("header", "query") and isinstance(options, list):
+                    kept = [o for o in options if o != {"type": "null"}]
+                    if len(kept) == 1 and len(kept) < len(options):
+                        del schema["oneOf"]
+                        schema.update(kept[0])
+
+
 def finish_openapi(document: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
     doc = _short_names(copy.deepcopy(document), games)
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     _discriminate(doc, schemas)
     if games:
         _name_unions(doc, games)
+    _closed_bodies(doc, games)
+    _never_null_parameters(doc)
     for item in doc.get("paths", {}).values():
         for operation in item.values():
             for response in operation.get("responses", {}).values() if isinstance(operation, dict) else ():

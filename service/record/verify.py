@@ -12,6 +12,7 @@ Each failed check names the first seq where the record breaks.  No server, no da
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import msgspec
 
@@ -52,12 +53,16 @@ def verify(record: Record, games: dict[str, Game], *, seed: str | None = None) -
             f"{game.rules_version}"
         )
     codec = GameCodec(game)
+    try:
+        options = codec.decode_options_json(bytes(header.options))
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise RecordError(f"the header's options are not {header.kind}'s: {exc}") from None
     seed = seed if seed is not None else header.seed
     checks = [
         _check_chain(record, seed),
-        _check_fold(record, game, codec),
-        _check_replay(record, game, codec, seed),
-        _check_seed(record, game, codec, seed),
+        _check_fold(record, game, codec, options),
+        _check_replay(record, game, codec, seed, options),
+        _check_seed(record, game, codec, seed, options),
     ]
     return Verification(
         ok=all(c.status != "failed" for c in checks),
@@ -141,7 +146,7 @@ def _decoded_events(record: Record, codec: GameCodec) -> tuple[list[Event], int 
     return events, None
 
 
-def _check_fold(record: Record, game: Game, codec: GameCodec) -> Check:
+def _check_fold(record: Record, game: Game, codec: GameCodec, options: Any) -> Check:
     events, hidden_at = _decoded_events(record, codec)
     if hidden_at is not None:
         if present(record.events[hidden_at - 1].payload) is None:
@@ -158,9 +163,9 @@ def _check_fold(record: Record, game: Game, codec: GameCodec) -> Check:
         return Check(
             name="fold", status="skipped", detail="the record has no final state (the game is still running)"
         )
+    seq = 0
     try:
-        state = game.initial(codec.decode_options_json(bytes(record.header.options)))
-        seq = 0
+        state = game.initial(options)
         for seq, event in enumerate(events, start=1):  # noqa: B007 - the seq that failed is reported
             state = game.evolve(state, event)
     except Exception as exc:  # noqa: BLE001 - a corrupt record is reported, never crashes the verifier
@@ -186,7 +191,7 @@ def _check_fold(record: Record, game: Game, codec: GameCodec) -> Check:
     )
 
 
-def _check_replay(record: Record, game: Game, codec: GameCodec, seed: str | None) -> Check:
+def _check_replay(record: Record, game: Game, codec: GameCodec, seed: str | None, options: Any) -> Check:
     if seed is None:
         return Check(name="replay", status="skipped", detail="the seed is revealed when the game ends")
     events, hidden_at = _decoded_events(record, codec)
@@ -194,7 +199,6 @@ def _check_replay(record: Record, game: Game, codec: GameCodec, seed: str | None
         return Check(
             name="replay", status="skipped", detail=f"event {hidden_at} is hidden from this record's reader"
         )
-    options = codec.decode_options_json(bytes(record.header.options))
     try:
         state, opening = game.start(options, seed)
     except RuleViolation as exc:
@@ -260,7 +264,7 @@ def _first_difference(produced: list[Event], recorded: list[Event], offset: int)
     return None
 
 
-def _check_seed(record: Record, game: Game, codec: GameCodec, seed: str | None) -> Check:
+def _check_seed(record: Record, game: Game, codec: GameCodec, seed: str | None, options: Any) -> Check:
     header = record.header
     if header.seed is None:
         return Check(name="seed", status="skipped", detail="the seed is revealed when the game ends")
@@ -269,7 +273,10 @@ def _check_seed(record: Record, game: Game, codec: GameCodec, seed: str | None) 
             name="seed", status="failed", first_bad_seq=1, detail="the seed does not match its commitment"
         )
     events, _hidden_at = _decoded_events(record, codec)
-    _, opening = game.start(codec.decode_options_json(bytes(header.options)), header.seed)
+    try:
+        _, opening = game.start(options, header.seed)
+    except RuleViolation as exc:
+        return Check(name="seed", status="failed", first_bad_seq=1, detail=f"setup refused: {exc.code}")
     mismatch = _first_difference(opening, events, 0)
     if mismatch is not None:
         return Check(

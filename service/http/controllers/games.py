@@ -21,7 +21,7 @@ from ...application.errors import (
     SeatTaken,
     UnknownKind,
 )
-from ..dependencies import App, Caller, GameId, version_in
+from ..dependencies import VERSION_TAG, App, Caller, GameId, version_in
 from ..problems import problems
 from .responses import encoded, etag_header
 
@@ -37,7 +37,9 @@ class GamesController(Controller):
     async def list_games(
         self,
         application: App,
-        kind: Annotated[str | None, QueryParameter(name="kind", required=False, max_length=64)] = None,
+        kind: Annotated[
+            str | None, QueryParameter(name="kind", required=False, max_length=64, pattern="^[a-z0-9_-]+$")
+        ] = None,
         status: Annotated[
             str | None, QueryParameter(name="status", required=False, pattern="^(open|active|finished)$")
         ] = None,
@@ -89,7 +91,15 @@ class GamesController(Controller):
         game_id: GameId,
         application: App,
         caller: Caller,
-        if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match", required=False)] = None,
+        if_none_match: Annotated[
+            str | None,
+            HeaderParameter(
+                name="If-None-Match",
+                required=False,
+                pattern=VERSION_TAG,
+                description='The ETag of the copy the caller holds (e.g. "12"): 304 when it is current',
+            ),
+        ] = None,
     ) -> Response[GameDocument[View]]:
         answer = await application.reads.document(game_id, caller, version_in(if_none_match, "If-None-Match"))
         return encoded(answer, vary=True)

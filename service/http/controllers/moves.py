@@ -25,7 +25,7 @@ from ...application.errors import (
     VersionMismatch,
     WrongGameKind,
 )
-from ..dependencies import App, GameId, Player, version_in
+from ..dependencies import VERSION_TAG, App, GameId, Player, version_in
 from ..problems import Rules, problems
 from .responses import encoded, etag_header
 
@@ -70,7 +70,12 @@ class MovesController(Controller):
         player: Player,
         if_match: Annotated[
             str | None,
-            HeaderParameter(name="If-Match", required=False, description='The version decided on, e.g. "12"'),
+            HeaderParameter(
+                name="If-Match",
+                required=False,
+                pattern=VERSION_TAG,
+                description='The version decided on, e.g. "12" (the ETag of the view or legal moves)',
+            ),
         ] = None,
         idempotency_key: Annotated[
             str | None,
