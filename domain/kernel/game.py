@@ -27,6 +27,7 @@ from typing import Any
 
 import msgspec
 
+from .errors import InvalidOptions
 from .rng import Rng
 
 Seat = int
@@ -126,6 +127,8 @@ class Game:
     """Human descriptions of the options beyond ``players``."""
     component_file: Any = None
     """The game's :class:`~domain.kernel.components.ComponentFile` (its data file), if it has one."""
+    setup_under: Callable[[Any, Rng, str], list[Event]] | None = None
+    """``setup`` under one of the earlier versions (the setup event records the version)."""
     earlier_versions: tuple[str, ...] = ()
     """Rules versions this code still judges, besides :attr:`rules_version`: a game started under
     one of them is finished under it (its setup event records the version, and the rules that
@@ -141,9 +144,18 @@ class Game:
             state = evolve(state, event)
         return state
 
-    def start(self, options: Options, seed: bytes | str) -> tuple[Any, list[Event]]:
-        """The opening events of a new game and the state they fold to."""
-        events = self.setup(options, Rng(seed, 0))
+    def start(
+        self, options: Options, seed: bytes | str, rules_version: str | None = None
+    ) -> tuple[Any, list[Event]]:
+        """The opening events of a new game and the state they fold to — under *rules_version*
+        when it is one of :attr:`earlier_versions` (to re-run a game set up under it)."""
+        rng = Rng(seed, 0)
+        if rules_version is None or rules_version == self.rules_version:
+            events = self.setup(options, rng)
+        elif self.setup_under is not None and rules_version in self.earlier_versions:
+            events = self.setup_under(options, rng, rules_version)
+        else:
+            raise InvalidOptions(f"{self.kind} cannot set up a game under rules {rules_version!r}")
         return self.fold(self.initial(options), events), events
 
 

@@ -7,17 +7,19 @@ from .commands import COMMANDS
 from .describe import describe
 from .events import EVENTS
 from .evolve import evolve
-from .flow import PingyaoOptions, initial, setup
+from .flow import PingyaoOptions, initial, setup, setup_under
 from .rules import decide, legal_moves
 from .scoring import outcome
 from .state import State
 from .turn import to_act
+from .versions import EARLIER_VERSIONS, RULES_VERSION
 from .view import PingyaoView, view
 
 GAME = Game(
     kind="pingyao",
     title="Pingyao: First Chinese Banks",
-    rules_version="pingyao-2",
+    rules_version=RULES_VERSION,
+    earlier_versions=EARLIER_VERSIONS,
     player_counts=(1, 2, 3, 4),
     options_type=PingyaoOptions,
     command_types=COMMANDS,
@@ -26,6 +28,7 @@ GAME = Game(
     view_type=PingyaoView,
     initial=initial,
     setup=setup,
+    setup_under=setup_under,
     decide=decide,
     evolve=evolve,
     to_act=to_act,
@@ -34,6 +37,7 @@ GAME = Game(
     outcome=outcome,
     components=_components.components,
     describe=describe,
+    component_file=_components.COMPONENT_FILE,
     summary="Open branches, staff them, move silver between piaohao and bank the most over 8 months.",
     variants={
         "crowdfunding": "Adds the crowdfunding promo branch tiles and Yamen support tiles (8 instead of 6).",

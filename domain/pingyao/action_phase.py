@@ -1,8 +1,10 @@
 """Action Phase: a die's turn - dispatch it to an action (bumping the die already there), reroll it
-once, discard it for 3 copper, or decline to act (Assessing the Situation)."""
+once (then it must act), discard it for 3 copper, or decline to act (Assessing the Situation); and,
+on that turn, the Tier-1 die skills (the Changde example)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from domain.kernel import Command, Scratch
@@ -13,7 +15,9 @@ from . import commands as K
 from . import components as C
 from . import events as E
 from .decisions import Refusal
+from .preparation import die_skill_candidates, die_skill_refusal, use_die_skill
 from .state import Die, Player, State
+from .versions import before_3
 
 WRONG_DECISION = Refusal("wrong_decision", "it is the action phase: act with a teller die", "Action Phase")
 NOT_THIS_DIE = Refusal("not_this_die", "it is not this die's turn to act", "Action Phase")
@@ -27,10 +31,21 @@ ACTION_CLOSED = Refusal("action_closed", "Confucius Temple and Yamen open in rou
 SAME_VALUE_BLOCKED = Refusal(
     "same_value_blocked", "a die of that value is already there", "Action Phase: bumping"
 )
-RESTING_AREA_FULL = Refusal("resting_area_full", "the resting area is full", "Components 7: effect area")
+RESTING_AREA_FULL = Refusal(
+    "resting_area_full", "the action's resting area is full", "Components, Main Board 7: effect area"
+)
 BUMP_COPPER = Refusal("insufficient_copper", "cannot pay the value difference", "Action Phase: bumping")
+MUST_ACT = Refusal(
+    "must_act",
+    "a rerolled die must immediately perform an action (it may be returned only if none is possible)",
+    "Action Phase: reroll",
+)
+SKILL_AFTER_REROLL = Refusal(
+    "skill_unavailable", "a rerolled die must immediately perform an action", "Action Phase: reroll"
+)
 
 _DIE_COMMANDS = frozenset((K.Reroll, K.DiscardDie, K.Decline, *K.DISPATCH))
+_DIE_SKILLS = frozenset((K.AdjustDie, K.SwapDice))
 
 
 def reroll_price(p: Player, value: int) -> int:
@@ -44,6 +59,14 @@ def reroll_price(p: Player, value: int) -> int:
     return max(0, cost)
 
 
+def resting_capacity(s: State, action: str) -> int:
+    """Components, Main Board 7: the effect area - "at most 3 / at most 2 / at most 1" teller dice
+    in the resting area, "depending on the action" (``pingyao-2``: by player count)."""
+    if before_3(s.rules_version):
+        return C.resting_capacity_pingyao_2(s.players)
+    return C.resting_capacity(action)
+
+
 def bump(
     s: State, seat: int, d: Die, action: str, set_value: int, occupants: list[tuple[int, Die]]
 ) -> tuple[int, int] | Refusal:
@@ -51,7 +74,7 @@ def bump(
     (copper difference, bumped die or -1), or why `d` may not go there.  Lower pays the difference
     (large die 1 less), higher gains it (large die +1; Yamen "any value": a lower value gains it);
     an equal value on the space or in the resting area blocks; a full resting area blocks
-    (Components 7); Two-Player Game Rules: public dice only block."""
+    (Components, Main Board 7: the action's limit); Two-Player Game Rules: public dice only block."""
     if A.forbidden(s, action):
         return ACTION_CLOSED
     v = set_value or d.value
@@ -66,7 +89,7 @@ def bump(
             resting += 1
     delta = 0
     if space >= 0:
-        if resting >= C.resting_capacity(s.players):
+        if resting >= resting_capacity(s, action):
             return RESTING_AREA_FULL
         sv = s.dice[space].value
         if v < sv:
@@ -81,7 +104,7 @@ def bump(
 class DieTurn:
     """The acting seat's turn with its die (or one of its dice of equal value, its choice)."""
 
-    __slots__ = ("_bumps", "_occupants", "any_value", "dice", "p", "s", "seat")
+    __slots__ = ("_bumps", "_can_dispatch", "_occupants", "any_value", "dice", "p", "s", "seat")
 
     def __init__(self, s: State, seat: int, dice: list[int]) -> None:
         self.s, self.seat, self.p, self.dice = s, seat, s.pl[seat], dice
@@ -92,6 +115,7 @@ class DieTurn:
             if x.where == "space" or x.where == "rest":
                 self._occupants[x.action].append((i, x))
         self._bumps: dict[tuple[int, str, int], tuple[int, int] | Refusal] = {}
+        self._can_dispatch: dict[int, bool] = {}
 
     def bump(self, die: int, action: str, v: int) -> tuple[int, int] | Refusal:
         key = (die, action, v)
@@ -104,20 +128,24 @@ class DieTurn:
 
     def refusal(self, cmd: Any) -> Refusal | None:
         t = type(cmd)
+        if t in _DIE_SKILLS:
+            return self._skill_refusal(cmd)
         if t not in _DIE_COMMANDS:
             return WRONG_DECISION
         if cmd.die not in self.dice:
             return NOT_THIS_DIE
         d = self.s.dice[cmd.die]
         p = self.p
-        if t is K.Decline:  # Assessing the Situation: always possible, no compensation
-            return None
+        if t is K.Decline:  # Assessing the Situation: no compensation
+            return self._return_refusal(cmd.die)
         if t is K.Reroll:  # "Each teller die may only be rerolled once"
             if d.rerolled:
                 return ALREADY_REROLLED
             return REROLL_COPPER if p.copper < reroll_price(p, d.value) else None
         if t is K.DiscardDie:  # Note: "if you hold fewer than 5 copper coins"
-            return TOO_MUCH_COPPER if p.copper >= C.DISCARD_BELOW else None
+            if p.copper >= C.DISCARD_BELOW:
+                return TOO_MUCH_COPPER
+            return self._return_refusal(cmd.die)
         why = self._value_refusal(d, cmd.value)
         if why is not None:
             return why
@@ -128,29 +156,57 @@ class DieTurn:
 
     def legal(self) -> list[Command]:
         """The commands `refusal` lets through, its layers applied group by group: the die, the
-        values it may show, the bump per action and value, then the action's check on each command."""
-        s, p, seat, occupants = self.s, self.p, self.seat, self._occupants
+        values it may show, the bump per action and value, then the action's check on each command;
+        then the die skills."""
         out: list[Command] = []
         for die in self.dice:
-            d = s.dice[die]
-            values = range(C.DIE_SIDES[d.large] + 1) if self.any_value else (0,)
-            for action in C.ACTIONS:
-                for v in values:
-                    bumped = bump(s, seat, d, action, v, occupants[action])
-                    if isinstance(bumped, Refusal):
-                        continue
-                    value, avail = v or d.value, p.copper + bumped[0]
-                    out += [
-                        c
-                        for c in A.candidates(s, p, action, die, v, value, avail)
-                        if A.CHECKS[type(c)](s, p, c, value, avail) is None
-                    ]
+            out += self._dispatches(die)
             out += [
                 c
                 for c in (K.Reroll(die=die), K.DiscardDie(die=die), K.Decline(die=die))
                 if self.refusal(c) is None
             ]
+        out += [c for c in die_skill_candidates(self.s, self.seat) if self._skill_refusal(c) is None]
         return out
+
+    def _dispatches(self, die: int) -> Iterator[Command]:
+        """Every legal dispatch of `die`: the per-field checks of `refusal`, field by field."""
+        s, p, seat, occupants = self.s, self.p, self.seat, self._occupants
+        d = s.dice[die]
+        values = range(C.DIE_SIDES[d.large] + 1) if self.any_value else (0,)
+        for action in C.ACTIONS:
+            for v in values:
+                bumped = bump(s, seat, d, action, v, occupants[action])
+                if isinstance(bumped, Refusal):
+                    continue
+                value, avail = v or d.value, p.copper + bumped[0]
+                for c in A.candidates(s, p, action, die, v, value, avail):
+                    if A.CHECKS[type(c)](s, p, c, value, avail) is None:
+                        yield c
+
+    def _return_refusal(self, die: int) -> Refusal | None:
+        """Action Phase: after a reroll the player "must then immediately perform the action
+        indicated by the new value" (``pingyao-3``): a rerolled die is returned (declined or
+        discarded) only when no action is open to it (Assessing the Situation: "no player is able
+        to perform any available action")."""
+        d = self.s.dice[die]
+        if not d.rerolled or self.s.forced_die != die or before_3(self.s.rules_version):
+            return None
+        found = self._can_dispatch.get(die)
+        if found is None:
+            found = self._can_dispatch[die] = next(self._dispatches(die), None) is not None
+        return MUST_ACT if found else None
+
+    def _skill_refusal(self, cmd: K.AdjustDie | K.SwapDice) -> Refusal | None:
+        """The Changde example (Action Phase): "When it is your die's turn to act, you choose to
+        trigger ... Changde's skill, changing one of your teller dice showing 4 to a 5" - Lasa,
+        Changde and Jinzhou on the player's turn too, once per round each (``pingyao-3``; before,
+        in Preparation only).  Not between a reroll and its action."""
+        if before_3(self.s.rules_version):
+            return WRONG_DECISION
+        if self.s.forced_die >= 0:
+            return SKILL_AFTER_REROLL
+        return die_skill_refusal(self.s, self.seat, cmd)
 
     def _value_refusal(self, d: Die, v: int) -> Refusal | None:
         """Yamen Support Tile Reference: with the "any value" tile a dispatched die may be set to any
@@ -160,6 +216,9 @@ class DieTurn:
         return None
 
     def apply(self, x: Scratch[State], cmd: Any) -> None:
+        if isinstance(cmd, (K.AdjustDie, K.SwapDice)):  # the die moves to its new number area
+            use_die_skill(x, self.seat, cmd)
+            return
         seat, die = self.seat, cmd.die
         s = x.state
         d = s.dice[die]

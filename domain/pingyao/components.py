@@ -1,40 +1,472 @@
-"""Pingyao component data.  Every value the rulebook does not print is marked ``# assumed:``
-(and listed in docs/games/pingyao.md) so that it can be swapped for the printed values later."""
+"""Pingyao component data: every value of the tiles, cards, tracks and prices, printed or assumed.
+
+The values live in one data file, ``components.json`` next to this module: each entry says
+whether the rulebook prints it (``printed``) and where, or what the assumption rests on
+(``source``).  It is decoded and validated here, at import (``COMPONENT_FILE``; ``yamen
+components check pingyao`` runs the same validation on any file), into the typed entries below,
+and this module exposes the names the rules use (``TILES``, ``CARDS``, ``EVENT_CARDS``...).  The
+assumed values are listed in docs/games/pingyao.md.  Changing a value changes how the game plays:
+it is a rules change, and bumps the rules version (``versions.py``).
+"""
 
 from __future__ import annotations
 
 import msgspec
 
+from domain.kernel import ComponentFile, Entry
+
+# --- Names the rules are written in (not values: the code's vocabulary) ------------------------
 COLORS = ("red", "yellow", "green")
 TIERS = (1, 2, 3)
 REGIONS = tuple(f"{t}{c}" for t in TIERS for c in COLORS)  # Player Board 8-9: nine regions, 3 per tier
 HEAD_OFFICE = "HO"  # Player Board 3: Pingyao Head Office (West Street: a 3-colour piaohao)
-
 # Actions: the six action spaces.
 ACTIONS = ("bank_escort", "confucius_temple", "west_street", "money_house", "city_god_temple", "yamen")
-LATE_ACTIONS = ("confucius_temple", "yamen")  # "Action forbidden" tiles until round 3 (Setup).
-
-ROUNDS = 8  # Game Flow: "The game lasts 8 rounds."
-# assumed: (FACTS.md, otaku.lol review + the 2-player/solo public dice) the large teller die is
-# the four-sided die (values 1-4), the two ordinary teller dice are six-sided.
-DIE_SIDES = {True: 4, False: 6}  # assumed: large = four-sided (see above)
-DISCARD_BELOW = 5  # Action Phase, Note: "if you hold fewer than 5 copper coins ... discard that die"
-DISCARD_COPPER = 3  # ... "in exchange for 3 copper coins"
-TRANSFER_FEE = 5  # Emergency Fund Transfer: "a shipping fee of 5 copper coins per silver ingot"
-START_COPPER = 10  # Setup: 10 copper coins.
-START_HEAD_OFFICE_SILVER = 2  # Setup: 2 silver ingots in the Pingyao Head Office.
-START_BRANCH_SILVER = 2  # assumed: the solo rules say the starting branch's capital is 1 "instead of 2".
-START_DEPOSIT_AREA_SILVER = 2  # assumed: the Deposit area holds the 2 ingots that "Accepting Deposits" moves.
-SILVER_SUPPLY = (
-    400  # assumed: the general supply is effectively unlimited; a fixed total keeps silver conserved.
+SKILLS = (
+    "starting",
+    "die_minus",
+    "recall_silver",
+    "die_plus",
+    "die_swap",
+    "reroll_discount",
+    "extra_card",
+    "entry_exchange",
+    "entry_rep1",
+    "entry_teller",
+    "income_green",
+    "income_red",
+    "income_yellow",
+    "tricolor",
+    "income_rep",
+    "income_exchange",
+    "entry_copper_exchange",
+    "end_green",
+    "end_red",
+    "end_yellow",
+    "end_rep",
+    "end_tellers",
+    "end_exchange",
+    "end_macau",
+    "entry_rep2",
+    "entry_reset",
+    "end_flat",
 )
+"""The branch skills the rules implement (Branch Skill Reference)."""
+REWARDS = (
+    "copper",
+    "reputation",
+    "silver",
+    "teller",
+    "exchange",
+    "yamen",
+    "extra_action",
+    "income",
+    "reroll_discount",
+)
+"""Solo event-card rewards the rules implement (Round Goals and Rewards; Event Card Reward Notes)."""
+CONDITIONS = ("score", "reputation", "exchange", "branches", "tier3", "tellers")
+"""Solo storyline conditions the verdict compares (Game End (Solo))."""
+YAMEN_EFFECTS = (
+    "tier1_income",
+    "tier2_staffed",
+    "any_value",
+    "exchange_fee",
+    "reputation_extra",
+    "lending_income",
+    "tier3_any",
+    "flat_points",
+)
+"""The Yamen support tile effects the rules implement (Yamen Support Tile Reference)."""
+PLAYER_COUNTS = (1, 2, 3, 4)
 
-ESCORT_DRAW = 4  # Bank Escort: "draw 4 branch tiles of that tier"
-BUILD_COST = {1: 6, 2: 12, 3: 24}  # Bank Escort: 6/12/24 copper.
-CAPITAL = {1: 1, 2: 2, 3: 3}  # Bank Escort: starting capital 1/2/3 silver from the head office.
-INCOME_RATE = {1: 2, 2: 3, 3: 4}  # Income phase: copper per effective silver by tier.
-MANAGEMENT = {1: 0, 2: 1, 3: 2}  # Management positions: Tier 2 at most +1, Tier 3 at most +2.
-END_POINTS_TIER = {1: 0, 2: 1, 3: 2}  # Scoring step 3.
+
+def _require(ok: bool, message: str) -> None:
+    if not ok:
+        raise ValueError(message)
+
+
+def _unique(values: list, what: str) -> None:
+    repeated = sorted({str(v) for v in values if values.count(v) > 1})
+    _require(not repeated, f"{what} must be unique: {', '.join(repeated)} repeated")
+
+
+def _bands(values: list, what: str) -> None:
+    """Die value bands 1-2 / 3-4 / 5-6: three values."""
+    _require(len(values) == 3, f"{what}: one value per die band (1-2, 3-4, 5-6)")
+
+
+# --- The data file's entries ---------------------------------------------------------------------
+class FlowEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    rounds: int
+    late_actions: list[str]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(self.rounds >= 1, "at least one round")
+        _require(set(self.late_actions) <= set(ACTIONS), "late actions must be actions")
+
+
+class TellerDiceEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    large_sides: int
+    ordinary_sides: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(2 <= self.large_sides <= 6 and 2 <= self.ordinary_sides <= 6, "dice have 2 to 6 faces")
+
+
+class ActionPhaseEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    reroll_cost_by_band: list[int]
+    discard_below: int
+    discard_copper: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _bands(self.reroll_cost_by_band, "reroll_cost_by_band")
+
+
+class RestingAreasEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """How many teller dice an action's resting area holds (rules pingyao-3)."""
+
+    by_action: dict[str, int]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(set(self.by_action) == set(ACTIONS), "one limit for each action")
+        _require(all(n >= 1 for n in self.by_action.values()), "a resting area holds at least one die")
+
+
+class RestingAreasByPlayersEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """How many teller dice a resting area holds by player count (rules pingyao-2)."""
+
+    by_players: dict[int, int]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(set(self.by_players) == set(PLAYER_COUNTS), "one limit for each player count")
+        _require(all(n >= 1 for n in self.by_players.values()), "a resting area holds at least one die")
+
+
+class FeeEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    fee: int
+
+
+class StartingResourcesEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    copper: int
+    head_office_silver: int
+
+
+class StartingBranchEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    silver: int
+    effective: int
+
+
+class SilverEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    silver: int
+
+
+class TierEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    tier: int
+    build_cost: int
+    capital: int
+    income_rate: int
+    management: int
+    end_points: int
+
+
+class BankEscortEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    draw: int
+    tiers_by_band: list[list[int]]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _bands(self.tiers_by_band, "tiers_by_band")
+        _require(all(set(t) <= set(TIERS) and t for t in self.tiers_by_band), "tiers are 1, 2 or 3")
+
+
+class TileEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A branch tile: its skill, effective silver, teller positions and copies."""
+
+    name: str
+    tier: int
+    skill: str
+    effective: int
+    positions: int
+    copies: int
+    promo: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(self.tier in TIERS, f"{self.name}: tier 1, 2 or 3")
+        _require(self.skill in SKILLS, f"{self.name}: unknown skill {self.skill!r}")
+        _require(self.effective >= 1 and self.positions >= 0 and self.copies >= 1, f"{self.name}: counts")
+
+
+class StartingTileEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: str
+    color: str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(self.color in COLORS, f"{self.name}: colour red, yellow or green")
+
+
+class StartingDealEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    by_players: dict[int, list[str]]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(set(self.by_players) == set(PLAYER_COUNTS), "a deal for each player count")
+        for n, names in self.by_players.items():
+            _require(len(names) == n and len(set(names)) == n, f"{n} players: {n} different tiles")
+            _require("Taiyuan" in names, "Taiyuan's holder is the starting player (Game Setup 3)")
+
+
+class CardValues(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    deposit: str
+    withdraw: str
+    fee: int
+    silver: int = 1
+
+    def __post_init__(self) -> None:
+        _require(self.deposit in COLORS and self.withdraw in COLORS, f"{self.id}: colours")
+        _require(self.silver >= 1 and self.fee >= 0, f"{self.id}: silver and fee")
+
+
+class ExchangeCardsEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    cards: list[CardValues]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        ids = [c.id for c in self.cards]
+        _unique(ids, "exchange card ids")
+        _require(len(ids) >= 1, "at least one exchange card")
+
+
+class WestStreetEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    max_cards: int
+    head_office_fee_adjust: int
+    withdraw_fee_adjust: dict[int, int]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(set(self.withdraw_fee_adjust) == {0, *TIERS}, "an adjustment per tier (0: starting branch)")
+
+
+class MonthsEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    by_band: list[int]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _bands(self.by_band, "months by_band")
+
+
+class ReputationTrackEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    max: int
+    teller_bonus: list[int]
+    extra_card: int
+    end_points: dict[int, int]
+    lending_rates: dict[int, int]
+    """Copper per lent silver from each reputation on (Money House)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        spaces = (*self.teller_bonus, self.extra_card, *self.end_points, *self.lending_rates)
+        _require(all(0 <= v <= self.max for v in spaces), "track spaces within the track")
+        _require(0 in self.lending_rates, "a lending rate from reputation 0")
+
+
+class ExchangeTrackEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    max: int
+    fee_bonus: dict[int, int]
+    end_points: dict[int, int]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(all(1 <= v <= self.max for v in (*self.fee_bonus, *self.end_points)), "spaces on the track")
+
+
+class MoneyHouseEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    lend_amount: int
+    lend_per_position: int
+    lend_total: int
+    deposit_silver: int
+    deposit_interest: int
+
+
+class YamenEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    copper_by_band: list[int]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _bands(self.copper_by_band, "copper_by_band")
+
+
+class YamenCopiesEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    by_players: dict[int, int]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(set(self.by_players) == set(PLAYER_COUNTS), "copies for each player count")
+
+
+class YamenTileEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    text: str
+    silver: int
+    promo: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(self.id in YAMEN_EFFECTS, f"unknown Yamen tile effect {self.id!r}")
+        _require(self.silver >= 1, f"{self.id}: the Yamen needs at least 1 silver from the head office")
+
+
+class TwoPlayerEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    public_dice: int
+    per_resting_area: int
+    draft_order_early: list[int]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(self.public_dice == 6, "two colours of 3 dice")
+        _require(len(self.draft_order_early) == 4, "rounds 1-2: 2 four-sided and 2 six-sided public dice")
+        _require(set(self.draft_order_early) <= {0, 1}, "0 the starting player, 1 the second")
+
+
+class DraftOrderEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    order: list[int]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(len(self.order) == 6 and set(self.order) <= {0, 1}, "a chooser for each of the 6 dice")
+
+
+class SoloEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    start_silver: int
+    public_dice: int
+    event_rounds: int
+
+
+class StorylineEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    number: int
+    name: str
+    yamen: str
+    normal: dict[str, int]
+    hard: dict[str, int]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(set(self.normal) | set(self.hard) <= set(CONDITIONS), f"storyline {self.number}: conditions")
+
+
+class EventCardEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    setup: dict[str, str]
+    goal_action: str
+    goal_count: int
+    reward: str
+    amount: int = 0
+    ongoing: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require(set(self.setup) <= set(ACTIONS) and self.goal_action in ACTIONS, f"{self.id}: actions")
+        _require(set(self.setup.values()) <= {"6", "46"}, f"{self.id}: set-up '6' or '46' per action")
+        pattern = "".join(self.setup.values())
+        _require(
+            pattern.count("4") <= 3 and pattern.count("6") <= 6, f"{self.id}: 3 four- and 6 six-sided dice"
+        )
+        _require(self.reward in REWARDS and self.goal_count >= 1, f"{self.id}: goal and reward")
+
+
+class PingyaoComponents(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The whole data file (``components.json``)."""
+
+    flow: FlowEntry
+    teller_dice: TellerDiceEntry
+    action_phase: ActionPhaseEntry
+    resting_areas: RestingAreasEntry
+    resting_areas_pingyao_2: RestingAreasByPlayersEntry
+    emergency_transfer: FeeEntry
+    starting_resources: StartingResourcesEntry
+    starting_branch: StartingBranchEntry
+    deposit_area: SilverEntry
+    silver_supply: SilverEntry
+    tiers: list[TierEntry]
+    bank_escort: BankEscortEntry
+    tiles: list[TileEntry]
+    starting_branches: list[StartingTileEntry]
+    starting_deal: StartingDealEntry
+    exchange_cards: ExchangeCardsEntry
+    west_street: WestStreetEntry
+    months: MonthsEntry
+    reputation_track: ReputationTrackEntry
+    exchange_track: ExchangeTrackEntry
+    money_house: MoneyHouseEntry
+    yamen: YamenEntry
+    yamen_copies: YamenCopiesEntry
+    yamen_tiles: list[YamenTileEntry]
+    two_player: TwoPlayerEntry
+    two_player_draft: DraftOrderEntry
+    solo: SoloEntry
+    storylines: list[StorylineEntry]
+    event_cards: list[EventCardEntry]
+
+    def __post_init__(self) -> None:
+        """The invariants across entries: ids unique, references valid, counts consistent."""
+        _require(sorted(t.tier for t in self.tiers) == list(TIERS), "tiers: one entry for each of 1, 2, 3")
+        _unique([t.name for t in self.tiles] + [t.name for t in self.starting_branches], "tile names")
+        _unique([t.skill for t in self.tiles], "tile skills (one tile per skill)")
+        for tier in TIERS:
+            copies = sum(t.copies for t in self.tiles if t.tier == tier and not t.promo)
+            _require(copies >= self.bank_escort.draw, f"Tier {tier}: enough tiles for a Bank Escort draw")
+        starting = {t.name for t in self.starting_branches}
+        dealt = {n for names in self.starting_deal.by_players.values() for n in names}
+        _require(dealt <= starting, f"starting_deal names {sorted(dealt - starting)}: not starting branches")
+        yamen = [t.id for t in self.yamen_tiles]
+        _unique(yamen, "Yamen tile ids")
+        _require(
+            sum(not t.promo for t in self.yamen_tiles) == 6, "6 Yamen support tiles (8 with the Pro version)"
+        )
+        numbers = [s.number for s in self.storylines]
+        _require(sorted(numbers) == list(range(1, len(numbers) + 1)), "storylines numbered 1, 2, ...")
+        for story in self.storylines:
+            _require(story.yamen in yamen, f"storyline {story.number}: no Yamen tile {story.yamen!r}")
+        cards = [e.id for e in self.event_cards]
+        _unique(cards, "event card ids")
+        _require(len(cards) >= self.solo.event_rounds, "an event card for every round")
+        _require(self.solo.event_rounds == self.flow.rounds, "one event card per round")
+        _require(self.solo.public_dice % 3 == 0, "solo public dice come in colours of 3 dice")
+
+
+COMPONENT_FILE = ComponentFile(__name__.rpartition(".")[0], "components.json", PingyaoComponents)
+DATA = COMPONENT_FILE.load()
+
+
+# --- The names the rules use, built from the data file ---------------------------------------------
+LATE_ACTIONS = tuple(DATA.flow.late_actions)  # "Action forbidden" tiles until round 3 (Setup).
+ROUNDS = DATA.flow.rounds  # Game Flow: "The game lasts 8 rounds."
+DIE_SIDES = {True: DATA.teller_dice.large_sides, False: DATA.teller_dice.ordinary_sides}  # large: four-sided
+DISCARD_BELOW = DATA.action_phase.discard_below  # Note: "if you hold fewer than 5 copper coins"
+DISCARD_COPPER = DATA.action_phase.discard_copper  # ... "in exchange for 3 copper coins"
+TRANSFER_FEE = DATA.emergency_transfer.fee  # Emergency Fund Transfer: 5 copper per silver
+START_COPPER = DATA.starting_resources.copper
+START_HEAD_OFFICE_SILVER = DATA.starting_resources.head_office_silver
+START_BRANCH_SILVER = DATA.starting_branch.silver
+START_EFF = DATA.starting_branch.effective
+START_DEPOSIT_AREA_SILVER = DATA.deposit_area.silver
+SILVER_SUPPLY = DATA.silver_supply.silver
+
+ESCORT_DRAW = DATA.bank_escort.draw  # Bank Escort: "draw 4 branch tiles of that tier"
+_TIERS = {t.tier: t for t in DATA.tiers}
+BUILD_COST = {t: _TIERS[t].build_cost for t in TIERS}  # Bank Escort: 6/12/24 copper.
+CAPITAL = {t: _TIERS[t].capital for t in TIERS}  # Bank Escort: starting capital 1/2/3 silver.
+INCOME_RATE = {t: _TIERS[t].income_rate for t in TIERS}  # Income phase: copper per effective silver.
+MANAGEMENT = {t: _TIERS[t].management for t in TIERS}  # Management positions: Tier 2 +1, Tier 3 +2.
+END_POINTS_TIER = {t: _TIERS[t].end_points for t in TIERS}  # Scoring step 3.
 
 
 class Tile(msgspec.Struct, frozen=True):
@@ -47,69 +479,16 @@ class Tile(msgspec.Struct, frozen=True):
     color: str = ""  # starting branches only
 
 
-# assumed: effective silver 2/3/4 by tier (Moscow prints 3), 1 teller position on every tile whose
-# skill "activates once a branch teller is placed", 0 on tiles that "never need a branch teller".
-T1_EFF, T2_EFF, T3_EFF, START_EFF = 2, 3, 4, 2  # assumed: not printed (see above)
-COPIES = 2  # assumed: two copies of each base tile, one of each crowdfunding promo tile.
-
-_BASE_TILES: list[tuple[str, int, str, int, int, bool]] = [
-    # name, tier, skill, effective silver, teller positions, promo
-    ("Lasa", 1, "die_minus", T1_EFF, 1, False),
-    ("Jiujiang", 1, "recall_silver", T1_EFF, 1, False),
-    ("Changde", 1, "die_plus", T1_EFF, 1, False),
-    ("Jinzhou", 1, "die_swap", T1_EFF, 1, False),
-    ("Xiangyang", 1, "reroll_discount", T1_EFF, 1, False),
-    ("Ningxia", 1, "extra_card", T1_EFF, 1, False),
-    ("Xinyizhou", 1, "entry_exchange", T1_EFF, 0, True),
-    ("Kobe", 1, "entry_rep1", T1_EFF, 0, True),
-    ("Suzhou", 2, "entry_teller", T2_EFF, 0, False),
-    ("Lu'an", 2, "income_green", T2_EFF, 1, False),
-    (
-        "Lanzhou",
-        2,
-        "income_red",
-        T2_EFF,
-        1,
-        False,
-    ),  # assumed: skill (the rulebook names Lanzhou only as its Tier-2 red example)
-    ("Fenzhou", 2, "income_yellow", T2_EFF, 1, False),  # assumed: name of the yellow twin
-    ("Kaifeng", 2, "tricolor", T2_EFF, 0, False),
-    ("Guilin", 2, "income_rep", T2_EFF, 1, False),
-    ("Liuzhou", 2, "income_exchange", T2_EFF, 1, False),
-    ("Incheon", 2, "entry_copper_exchange", T2_EFF, 0, True),
-    ("Guangzhou", 3, "end_green", T3_EFF, 1, False),
-    ("Hangzhou", 3, "end_red", T3_EFF, 1, False),  # assumed: name of the red twin
-    ("Xi'an", 3, "end_yellow", T3_EFF, 1, False),  # assumed: name of the yellow twin
-    ("Shuntian", 3, "end_rep", T3_EFF, 1, False),
-    ("Taipei", 3, "end_tellers", T3_EFF, 1, False),
-    ("Jinan", 3, "end_exchange", T3_EFF, 1, False),
-    ("Macau", 3, "end_macau", T3_EFF, 1, False),
-    ("Singapore", 3, "entry_rep2", T3_EFF, 0, True),
-    ("Tokyo", 3, "entry_reset", T3_EFF, 0, True),
-    ("Moscow", 3, "end_flat", 3, 0, True),  # printed: effective silver 3
-]
-
-# Starting branches: "treated as a coloured branch"; colours assumed (the rulebook does not say).
-STARTING = {
-    "Taiyuan": "red",  # assumed: colour not printed
-    "Datong": "yellow",  # assumed: colour not printed
-    "Xinzhou": "green",  # assumed: colour not printed
-    "Yuncheng": "yellow",  # assumed: colour not printed
-    "Taigu": "yellow",  # assumed: colour not printed
-}
+STARTING = {t.name: t.color for t in DATA.starting_branches}
 # Game Setup 2 (4 players), Three-Player Game Rules, Two-Player Game Rules (solo: Taiyuan).
-STARTING_BY_PLAYERS = {
-    4: ["Taiyuan", "Datong", "Xinzhou", "Yuncheng"],
-    3: ["Taiyuan", "Xinzhou", "Taigu"],
-    2: ["Taiyuan", "Datong"],
-}
+STARTING_BY_PLAYERS = {n: list(names) for n, names in DATA.starting_deal.by_players.items() if n > 1}
 
 
 def _build_tiles() -> dict[str, Tile]:
     tiles: dict[str, Tile] = {}
-    for name, tier, skill, eff, pos, promo in _BASE_TILES:
-        for copy in range(1 if promo else COPIES):
-            tiles[f"{name}#{copy + 1}"] = Tile(name, tier, skill, eff, pos, promo)
+    for t in DATA.tiles:
+        for copy in range(t.copies):
+            tiles[f"{t.name}#{copy + 1}"] = Tile(t.name, t.tier, t.skill, t.effective, t.positions, t.promo)
     for name, color in STARTING.items():
         tiles[name] = Tile(name, 0, "starting", START_EFF, 0, False, color)
     return tiles
@@ -130,52 +509,33 @@ class ExchangeCard(msgspec.Struct, frozen=True):
     silver: int = 1
 
 
-def _build_cards() -> dict[str, ExchangeCard]:
-    # assumed: 18 cards, every ordered pair of different colours with base fees 1, 2 and 3,
-    # each moving 1 silver (the rulebook's example card has fee 2 and one ingot).
-    cards: dict[str, ExchangeCard] = {}
-    n = 0
-    for fee in (1, 2, 3):
-        for dep in COLORS:
-            for wd in COLORS:
-                if dep != wd:
-                    n += 1
-                    cards[f"X{n:02d}"] = ExchangeCard(dep, wd, fee)
-    return cards
-
-
-CARDS = _build_cards()
-MAX_CARDS = 3  # West Street: at most 3 exchange cards (3 sets of markers).
-WITHDRAW_FEE_ADJUST = {0: 0, 1: 0, 2: 1, 3: 2}  # West Street: by tier (0 = starting branch); head office -1
-HEAD_OFFICE_FEE_ADJUST = -1  # West Street: "if the withdrawal piaohao is the Head Office, -1"
+CARDS = {c.id: ExchangeCard(c.deposit, c.withdraw, c.fee, c.silver) for c in DATA.exchange_cards.cards}
+MAX_CARDS = DATA.west_street.max_cards  # West Street: at most 3 exchange cards (3 sets of markers).
+WITHDRAW_FEE_ADJUST = dict(DATA.west_street.withdraw_fee_adjust)  # by tier (0 = starting branch)
+HEAD_OFFICE_FEE_ADJUST = DATA.west_street.head_office_fee_adjust  # "if ... the Head Office, -1"
 
 # --- Tracks -----------------------------------------------------------------------------------
-REPUTATION_MAX = (
-    15  # Main Board 2 / City God Temple: "Once a player's reputation reaches 15 ... no further effect"
-)
-EXCHANGE_MAX = 12  # Main Board 1: Exchange progress track 1-12
-REPUTATION_TELLER_BONUS = (2, 8, 13)  # City God Temple: above the track, one-time free branch teller
-REPUTATION_END_POINTS = {
-    12: 1,
-    14: 2,
-    15: 3,
-}  # City God Temple: below the track, cumulative (How to Score 1: 6 at 15)
-EXCHANGE_FEE_BONUS = {3: 1, 6: 1}  # West Street: cumulative +1 handling fee from these positions on
-EXCHANGE_END_POINTS = {9: 1, 10: 1, 11: 2, 12: 2}  # West Street: cumulative ("position 11 ... +4"; 6 at 12)
-REPUTATION_EXTRA_CARD = 6  # City God Temple, below the track: 6 - draw one additional exchange card
+REPUTATION_MAX = DATA.reputation_track.max  # "Once a player's reputation reaches 15 ... no further effect"
+EXCHANGE_MAX = DATA.exchange_track.max  # Main Board 1: Exchange progress track 1-12
+REPUTATION_TELLER_BONUS = tuple(DATA.reputation_track.teller_bonus)  # one-time free branch teller
+REPUTATION_END_POINTS = dict(DATA.reputation_track.end_points)  # cumulative (How to Score 1: 6 at 15)
+EXCHANGE_FEE_BONUS = dict(DATA.exchange_track.fee_bonus)  # cumulative +1 handling fee from 3 and 6
+EXCHANGE_END_POINTS = dict(DATA.exchange_track.end_points)  # cumulative ("position 11 ... +4")
+REPUTATION_EXTRA_CARD = DATA.reputation_track.extra_card  # 6: draw one additional exchange card
+_LENDING_RATES = sorted(DATA.reputation_track.lending_rates.items(), reverse=True)
 
 
 def lending_rate(reputation: int) -> int:
     """Money House: 2 copper per lent silver, 3 from reputation 4, 5 from reputation 10."""
-    return 5 if reputation >= 10 else 3 if reputation >= 4 else 2
+    return next(rate for at, rate in _LENDING_RATES if reputation >= at)
 
 
 # --- Money House --------------------------------------------------------------------------------
-LEND_AMOUNT = 2  # Money House, Lending: "Take 2 silver ingots from your Pingyao Head Office".
-LEND_PER_POSITION = 2  # Money House: "At most 2 silver ingots may be placed on each number position"
-LEND_TOTAL = 4  # Money House: "the entire lending area may hold at most 4 silver ingots in total"
-DEPOSIT_SILVER = 2  # Money House, Accepting Deposits: "Take 2 silver ingots from your ... Deposit area"
-DEPOSIT_INTEREST = 2  # ... "you must pay 2 copper coins interest" every Resolution phase
+LEND_AMOUNT = DATA.money_house.lend_amount  # Lending: "Take 2 silver ingots from your ... Head Office".
+LEND_PER_POSITION = DATA.money_house.lend_per_position  # "At most 2 silver ingots ... on each number"
+LEND_TOTAL = DATA.money_house.lend_total  # "the entire lending area may hold at most 4 silver ingots"
+DEPOSIT_SILVER = DATA.money_house.deposit_silver  # Accepting Deposits: "Take 2 silver ingots"
+DEPOSIT_INTEREST = DATA.money_house.deposit_interest  # "you must pay 2 copper coins interest"
 
 
 # --- Yamen support tiles ---------------------------------------------------------------------------
@@ -185,53 +545,30 @@ class YamenTile(msgspec.Struct, frozen=True):
     promo: bool = False
 
 
-YAMEN_TILES = {
-    "tier1_income": YamenTile(
-        "+2 copper per Tier-1 effective silver (income)", 2
-    ),  # assumed: cost not printed
-    "tier2_staffed": YamenTile(
-        "+3/+7/+11 copper for 1/2/3 staffed Tier-2 branches (income)", 2
-    ),  # assumed: cost not printed
-    "any_value": YamenTile(
-        "Change a dispatched die to any value, once per round", 1
-    ),  # assumed: cost not printed
-    "exchange_fee": YamenTile("+3 copper per exchange handling fee", 1),  # assumed: cost not printed
-    "reputation_extra": YamenTile(
-        "City God Temple with 3-6: pay 1 more copper for +1 reputation", 1
-    ),  # assumed: cost not printed
-    "lending_income": YamenTile(
-        "+3 copper per 2 silver in the lending area (income)", 2
-    ),  # assumed: cost not printed
-    "tier3_any": YamenTile(
-        "Tier-3 branch with any die value; first Tier-3 branch gives a free teller", 1, True
-    ),  # assumed: cost; assumed: crowdfunding tile
-    "flat_points": YamenTile("4 points at game end", 3, True),  # assumed: cost; assumed: crowdfunding tile
-}
-YAMEN_COPPER = (0, 2, 4)  # Yamen: copper by die band 1-2 / 3-4 / 5-6
+YAMEN_TILES = {t.id: YamenTile(t.text, t.silver, t.promo) for t in DATA.yamen_tiles}
+YAMEN_COPPER = tuple(DATA.yamen.copper_by_band)  # Yamen: copper by die band 1-2 / 3-4 / 5-6
 
 
 def yamen_copies(players: int) -> int:
-    """Three-/Two-Player Game Rules and Solo Setup ("as in the 3-player game"): 1 copy of each."""
-    # assumed: 2 copies in the 4-player game (the 3- and 2-player rules say "only 1 copy").
-    return 2 if players == 4 else 1
+    """Three-/Two-Player Game Rules and Solo Setup ("as in the 3-player game"): 1 copy of each;
+    4 players: 2 (assumed)."""
+    return DATA.yamen_copies.by_players.get(players, 1)
 
 
 # --- Two-player game: public dice -------------------------------------------------------------
 # The two unused colours' dice (ids 6-11: 6 and 9 the large four-sided dice). Rounds 1-2 use the
 # two four-sided and two six-sided dice (ids 8 and 11 stay out), rounds 3-8 all six.
-PUBLIC_DICE_2P = 6
+PUBLIC_DICE_2P = DATA.two_player.public_dice
 # Choice order, as offsets from the starting player (0 = starting player, 1 = second player):
-DRAFT_ORDER_EARLY = (0, 1, 1, 0)  # rounds 1-2: start 1, second 2, start the last one
-# assumed: (reading) "the starting player chooses from the remaining 2 dice" taken as 2 of the
-# remaining 3, since "finally, the last 1 is chosen by the second player" (docs/games/pingyao.md).
-DRAFT_ORDER = (0, 1, 1, 0, 0, 1)  # rounds 3-8: start 1, second 2, start 2, second the last one
-PUBLIC_PER_RESTING_AREA = 1  # "Each action's resting area may hold at most 1 public die."
+DRAFT_ORDER_EARLY = tuple(DATA.two_player.draft_order_early)  # rounds 1-2: start 1, second 2, start 1
+DRAFT_ORDER = tuple(DATA.two_player_draft.order)  # rounds 3-8 (a reading, see its source)
+PUBLIC_PER_RESTING_AREA = DATA.two_player.per_resting_area  # "at most 1 public die" per resting area
 
 
 # --- Solo game ---------------------------------------------------------------------------------
-SOLO_START_SILVER = 1  # Solo setup: head office and starting branch 1 silver each ("instead of 2").
-SOLO_PUBLIC_DICE = 9  # "The other 9 unused teller dice become public dice" (ids 3-11; 3, 6, 9 four-sided).
-SOLO_EVENT_ROUNDS = 8  # 8 of the 10 event cards, one flipped each round.
+SOLO_START_SILVER = DATA.solo.start_silver  # head office and starting branch 1 silver ("instead of 2")
+SOLO_PUBLIC_DICE = DATA.solo.public_dice  # "The other 9 unused teller dice become public dice"
+SOLO_EVENT_ROUNDS = DATA.solo.event_rounds  # 8 of the 10 event cards, one flipped each round.
 
 
 class Storyline(msgspec.Struct, frozen=True):
@@ -245,33 +582,7 @@ class Storyline(msgspec.Struct, frozen=True):
     hard: dict[str, int]
 
 
-# assumed: the five storyline cards' contents (the rulebook names only their layout).
-STORYLINES = {
-    1: Storyline(
-        "Rishengchang Opens Its Doors",
-        "tier1_income",
-        {"score": 20, "branches": 4},
-        {"score": 30, "branches": 6},
-    ),  # assumed: card contents not printed
-    2: Storyline(
-        "Remittances Across the Empire",
-        "exchange_fee",
-        {"score": 20, "exchange": 7},
-        {"score": 30, "exchange": 10},
-    ),  # assumed: card contents not printed
-    3: Storyline(
-        "An Honest Name", "reputation_extra", {"score": 20, "reputation": 10}, {"score": 30, "reputation": 14}
-    ),  # assumed: card contents not printed
-    4: Storyline(
-        "The Money Lender", "lending_income", {"score": 24}, {"score": 34, "reputation": 8}
-    ),  # assumed: card contents not printed
-    5: Storyline(
-        "A House of Talent",
-        "tier2_staffed",
-        {"score": 20, "tellers": 3},
-        {"score": 30, "tellers": 5, "tier3": 1},
-    ),  # assumed: card contents not printed
-}
+STORYLINES = {s.number: Storyline(s.name, s.yamen, dict(s.normal), dict(s.hard)) for s in DATA.storylines}
 
 
 class EventCard(msgspec.Struct, frozen=True):
@@ -292,110 +603,42 @@ class EventCard(msgspec.Struct, frozen=True):
     ongoing: bool = False
 
 
-# assumed: the ten event cards' set-ups, round goals and rewards (at most 3 four-sided and 6
-# six-sided public dice per card; an action whose goal needs 2 uses never has a resting die, so
-# that a second bump still finds room in the resting area).
 EVENT_CARDS = {
-    "E01": EventCard(
-        "Bandits on the Road",
-        {"bank_escort": "46", "west_street": "6", "money_house": "6", "city_god_temple": "46"},
-        "bank_escort",
-        1,
-        "copper",
-        4,
-    ),  # assumed: card contents not printed
-    "E02": EventCard(
-        "Flood Relief",
-        {"yamen": "46", "confucius_temple": "6", "money_house": "46"},
-        "city_god_temple",
-        1,
-        "reputation",
-        1,
-    ),  # assumed: card contents not printed
-    "E03": EventCard(
-        "Merchants' Rush",
-        {"west_street": "6", "bank_escort": "46", "yamen": "6", "city_god_temple": "6"},
-        "west_street",
-        2,
-        "exchange",
-        2,
-    ),  # assumed: card contents not printed
-    "E04": EventCard(
-        "Imperial Examination",
-        {"confucius_temple": "46", "city_god_temple": "6", "west_street": "6", "yamen": "6"},
-        "confucius_temple",
-        1,
-        "teller",
-        1,
-    ),  # assumed: card contents not printed
-    "E05": EventCard(
-        "Silver Shortage",
-        {"money_house": "46", "west_street": "46", "bank_escort": "6", "confucius_temple": "6"},
-        "money_house",
-        1,
-        "silver",
-        1,
-    ),  # assumed: card contents not printed
-    "E06": EventCard(
-        "The Magistrate's Visit",
-        {"yamen": "6", "city_god_temple": "46", "confucius_temple": "6", "bank_escort": "6"},
-        "money_house",
-        1,
-        "yamen",
-    ),  # assumed: card contents not printed
-    "E07": EventCard(
-        "Market Day", dict.fromkeys(ACTIONS, "6"), "city_god_temple", 2, "extra_action"
-    ),  # assumed: card contents not printed
-    "E08": EventCard(
-        "Harvest Festival",
-        {"bank_escort": "46", "west_street": "46", "confucius_temple": "46"},
-        "money_house",
-        1,
-        "income",
-        2,
-        True,
-    ),  # assumed: card contents not printed
-    "E09": EventCard(
-        "A New Trade Route",
-        {"city_god_temple": "6", "money_house": "6", "yamen": "46"},
-        "west_street",
-        1,
-        "reroll_discount",
-        1,
-        True,
-    ),  # assumed: card contents not printed
-    "E10": EventCard(
-        "A Quiet Month", {"bank_escort": "6", "confucius_temple": "6"}, "yamen", 1, "reputation", 2
-    ),  # assumed: card contents not printed
+    e.id: EventCard(e.name, dict(e.setup), e.goal_action, e.goal_count, e.reward, e.amount, e.ongoing)
+    for e in DATA.event_cards
 }
 
 
+# --- Die values --------------------------------------------------------------------------------
 def band(value: int) -> int:
     """Die value bands used by every action: 1-2 -> 0, 3-4 -> 1, 5-6 -> 2."""
     return (value - 1) // 2
 
 
-MONTHS_BY_BAND = (3, 2, 1)  # West Street / Money House: 1-2 up to 3 months, 3-4 up to 2, 5-6 up to 1
+MONTHS_BY_BAND = tuple(DATA.months.by_band)  # West Street / Money House: up to 3 / 2 / 1 months
+_TIERS_BY_BAND = tuple(tuple(t) for t in DATA.bank_escort.tiers_by_band)
+_REROLL_BY_BAND = tuple(DATA.action_phase.reroll_cost_by_band)
 
 
 def tiers_for(value: int) -> tuple[int, ...]:
     """Bank Escort: 1-2 any tier, 3-4 Tier 1 or 2, 5-6 Tier 1 only."""
-    return ((1, 2, 3), (1, 2), (1,))[band(value)]
+    return _TIERS_BY_BAND[band(value)]
 
 
-# assumed: the effect area's "at most 3 / at most 2 / at most 1" is by player count (4/3/2); solo
-# is set up "as in the 3-player game" (2), which leaves room for an event card's resting die plus
-# one bump.
-RESTING_CAPACITY = {4: 3, 3: 2, 2: 1, 1: 2}  # assumed: see above
+def resting_capacity(action: str) -> int:
+    """Components 7, effect area: "at most 3 / at most 2 / at most 1" teller dice in the resting
+    area, "depending on the action" (rules pingyao-3)."""
+    return DATA.resting_areas.by_action[action]
 
 
-def resting_capacity(players: int) -> int:
-    return RESTING_CAPACITY.get(players, 1)
+def resting_capacity_pingyao_2(players: int) -> int:
+    """Rules pingyao-2: the same three numbers read as by player count (solo as 3 players)."""
+    return DATA.resting_areas_pingyao_2.by_players.get(players, 1)
 
 
 def reroll_cost(value: int) -> int:
     """Reroll: 2 copper for a 5 or 6, 1 copper for 1-4."""
-    return 2 if value >= 5 else 1
+    return _REROLL_BY_BAND[band(value)]
 
 
 def region_tier(region: str) -> int:
@@ -404,6 +647,21 @@ def region_tier(region: str) -> int:
 
 def region_color(region: str) -> str:
     return region[1:]
+
+
+def _provenance() -> list[dict[str, object]]:
+    """Every entry of the data file: printed or assumed, and its source."""
+    out: list[dict[str, object]] = []
+    for field in msgspec.structs.fields(DATA):
+        value = getattr(DATA, field.name)
+        entries = value if isinstance(value, list) else [value]
+        for entry in entries:
+            key = next(
+                (getattr(entry, k) for k in ("id", "number", "name", "tier") if hasattr(entry, k)), None
+            )
+            name = field.name if key is None else f"{field.name}/{key}"
+            out.append({"entry": name, "printed": entry.printed, "source": entry.source})
+    return out
 
 
 def components() -> dict[str, object]:
@@ -417,6 +675,7 @@ def components() -> dict[str, object]:
         "management_positions": MANAGEMENT,
         "storylines": {k: msgspec.to_builtins(v) for k, v in STORYLINES.items()},
         "event_cards": {k: msgspec.to_builtins(v) for k, v in EVENT_CARDS.items()},
+        "resting_capacity": dict(DATA.resting_areas.by_action),
         "assumed": [
             "storyline cards (Yamen tile, Normal and Hard conditions)",
             "event cards (set-ups, round goals, rewards)",
@@ -425,10 +684,11 @@ def components() -> dict[str, object]:
             "starting branch colours and capital",
             "exchange cards",
             "Yamen tile costs and which two are crowdfunding tiles",
-            "resting-area capacity by player count",
+            "which action's resting area holds 3, 2 or 1 teller dice",
             "deposit area silver",
             "large teller die = the four-sided die (FACTS.md)",
             "2 copies of each Yamen tile in the 4-player game",
             "two-player draft order in rounds 3-8 (reading)",
         ],
+        "provenance": _provenance(),
     }

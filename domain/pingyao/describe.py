@@ -12,7 +12,10 @@ def describe(state: Any, event: Any) -> str:
     match event:
         case E.GameSetUp():
             branches = ", ".join(event.starting)
-            return f"{event.players} players; starting branches {branches}; seat {event.start_player} starts"
+            return (
+                f"{event.players} players; starting branches {branches}; seat {event.start_player} starts"
+                f" (rules {event.rules_version})"
+            )
         case E.RoundStarted():
             return f"round {event.round} begins; seat {event.start_player} is the starting player"
         case E.DiceRolled():

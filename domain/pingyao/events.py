@@ -7,6 +7,7 @@ import msgspec
 from domain.kernel import Event, Seat
 
 from .state import Frame
+from .versions import UNRECORDED
 
 
 class PingyaoEvent(Event, frozen=True, kw_only=True, tag=lambda n: f"pingyao.{n}"):
@@ -20,6 +21,9 @@ class GameSetUp(PingyaoEvent, frozen=True, kw_only=True):
     starting: list[str]
     """The starting branch dealt to each seat (public)."""
     start_player: int
+    rules_version: str = UNRECORDED
+    """The rules version the game is played under to its end (setup events stored before it was
+    recorded were played under ``pingyao-2``)."""
 
 
 class StorylineChosen(PingyaoEvent, frozen=True, kw_only=True):

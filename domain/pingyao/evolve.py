@@ -29,6 +29,7 @@ def _set_up(s: State, e: E.GameSetUp) -> None:
     region of its colour, the Deposit area, 3 teller dice (Two-Player Game Rules / Solo Rules,
     Setup: public dice; solo 1 + 1 silver), face-down tile stacks, the exchange deck, Yamen tiles."""
     s.players, s.crowdfunding, s.start_player = e.players, e.crowdfunding, e.start_player
+    s.rules_version = e.rules_version
     s.pl, s.dice = [], []
     placed = 0
     for seat in range(e.players):

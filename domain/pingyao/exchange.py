@@ -11,6 +11,7 @@ from . import components as C
 from . import events as E
 from .decisions import Refusal, SubDecision, filtered, queue
 from .state import Frame, Player, State
+from .versions import before_3
 
 TOO_MANY_EXCHANGES = Refusal("too_many_exchanges", "at most 3 exchange cards", "West Street")
 DECK_EMPTY = Refusal("deck_empty", "no exchange cards remain", "West Street")
@@ -173,9 +174,17 @@ def _place_refusal(s: State, f: Frame, cmd: K.PlaceExchange) -> Refusal | None:
     return placement_refusal(s.pl[f.seat], f.card, f.months, cmd.months, cmd.deposit, cmd.withdraw)
 
 
+def advances(s: State, f: Frame) -> bool:
+    """West Street: "each time you complete an exchange action, advance your meeple 1 space on the
+    ... Exchange progress track".  The exchanges Xinyizhou and Incheon grant "without collecting
+    the handling fee" advance it too (``pingyao-3``; Event Card Reward Notes 1 treats a granted
+    exchange as advancing it) - in ``pingyao-2`` they did not."""
+    return f.fee or not before_3(s.rules_version)
+
+
 def _place(x: Scratch[State], f: Frame, cmd: K.PlaceExchange) -> None:
-    """West Street: 1 silver to the deposit piaohao, the fee once, the Exchange track +1 (the
-    fee-less exchanges of Xinyizhou and Incheon are not exchange actions: no fee, no advance)."""
+    """West Street: 1 silver to the deposit piaohao, the fee once (none for Xinyizhou and Incheon),
+    the Exchange track +1."""
     fee = exchange_fee(x.state.pl[f.seat], f.card, cmd.withdraw) if f.fee else 0
     x.emit(
         E.ExchangePlaced(
@@ -185,7 +194,7 @@ def _place(x: Scratch[State], f: Frame, cmd: K.PlaceExchange) -> None:
             deposit=cmd.deposit,
             withdraw=cmd.withdraw,
             fee=fee,
-            advance=f.fee,
+            advance=advances(x.state, f),
             frame=True,
         )
     )

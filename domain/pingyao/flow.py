@@ -16,9 +16,10 @@ from .income import collect_income
 from .preparation import has_choices
 from .resolution import resolve_step
 from .solo import goal_reached, reveal_event_card
-from .state import Frame, State
+from .state import Frame, State, new_state
 from .turn import acting_turn
 from .two_player import roll_public_dice
+from .versions import EARLIER_VERSIONS, RULES_VERSION
 
 
 class PingyaoOptions(Options, frozen=True, kw_only=True):
@@ -38,13 +39,21 @@ class PingyaoOptions(Options, frozen=True, kw_only=True):
 
 
 def initial(options: PingyaoOptions) -> State:
-    return State()
+    return new_state()
 
 
 def setup(options: PingyaoOptions, rng: Rng) -> list[Event]:
+    """A new game, under the current rules version."""
+    return setup_under(options, rng, RULES_VERSION)
+
+
+def setup_under(options: PingyaoOptions, rng: Rng, rules_version: str) -> list[Event]:
     """Game Setup 2-3: deal the starting branches (Three-/Two-Player Game Rules: which ones; Solo
     Rules, Setup: Taiyuan, on a Tier-1 region of the player's choice, and the storyline card's
-    Yamen tile); Taiyuan's holder is the starting player."""
+    Yamen tile); Taiyuan's holder is the starting player.  The setup event records the rules
+    version the game is played under (an earlier one only to re-run a game set up under it)."""
+    if rules_version not in (RULES_VERSION, *EARLIER_VERSIONS):
+        raise InvalidOptions(f"no rules version {rules_version!r}")
     if options.players not in (1, 2, 3, 4):
         raise InvalidOptions("Pingyao is played by 1 (solo), 2, 3 or 4 players")
     solo = options.players == 1
@@ -52,13 +61,14 @@ def setup(options: PingyaoOptions, rng: Rng) -> list[Event]:
         raise InvalidOptions(f"the storyline card must be one of {sorted(C.STORYLINES)}")
     starting = ["Taiyuan"] if solo else list(C.STARTING_BY_PLAYERS[options.players])
     rng.shuffle(starting)
-    x = Scratch(State(), evolve, rng)
+    x = Scratch(new_state(), evolve, rng)
     x.emit(
         E.GameSetUp(
             players=options.players,
             crowdfunding=options.crowdfunding,
             starting=starting,
             start_player=starting.index("Taiyuan"),
+            rules_version=rules_version,
         )
     )
     if solo:

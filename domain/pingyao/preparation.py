@@ -1,6 +1,8 @@
 """Preparation Phase 2-3: in player order, each player's Tier-1 activation skills (Tier 1 Branches:
 Lasa, Changde, Jinzhou, Jiujiang; once per round each) and copper -> silver at 10:1; one ``prep``
-decision per player, ended with ``EndPreparation``."""
+decision per player, ended with ``EndPreparation``.  The die skills (Lasa, Changde, Jinzhou) are
+also offered on the player's die's turn in the Action Phase (``action_phase``; the Changde example
+there), from ``pingyao-3``."""
 
 from __future__ import annotations
 
@@ -48,14 +50,50 @@ def _moved(s: State, seat: int, die: int, step: int) -> Die | None:
     return d
 
 
-def _candidates(s: State, f: Frame) -> Iterator[Command]:
-    p = s.pl[f.seat]
-    mine = [i for i, d in enumerate(s.dice) if d.owner == f.seat and d.where == "number"]
+def die_skill_candidates(s: State, seat: int) -> Iterator[Command]:
+    """Lasa, Changde, Jinzhou: every use on the seat's dice in the number areas (a superset)."""
+    p = s.pl[seat]
+    mine = [i for i, d in enumerate(s.dice) if d.owner == seat and d.where == "number"]
     for skill in _STEP:
         if _ready(p, skill):
             yield from (K.AdjustDie(skill=skill, die=i) for i in mine)
     if _ready(p, "die_swap"):
         yield from (K.SwapDice(up=a, down=b) for a in mine for b in mine)
+
+
+def die_skill_refusal(s: State, seat: int, cmd: K.AdjustDie | K.SwapDice) -> Refusal | None:
+    """Tier 1 Branches: Lasa (-1), Changde (+1), Jinzhou (one die +1, another -1; "you must change
+    both dice simultaneously"), once per round each, on the seat's dice in the number areas."""
+    p = s.pl[seat]
+    match cmd:
+        case K.AdjustDie(skill=skill, die=die):  # Lasa / Changde
+            if skill not in _STEP or not _ready(p, skill):
+                return SKILL_UNAVAILABLE
+            if _moved(s, seat, die, _STEP[skill]) is None:
+                return WRONG_DIE
+        case K.SwapDice(up=up, down=down):  # Jinzhou
+            if not _ready(p, "die_swap"):
+                return SKILL_UNAVAILABLE
+            if up == down or _moved(s, seat, up, +1) is None or _moved(s, seat, down, -1) is None:
+                return WRONG_DIE
+    return None
+
+
+def use_die_skill(x: Scratch[State], seat: int, cmd: K.AdjustDie | K.SwapDice) -> None:
+    """Preparation 2: "If a die's value is changed by such an effect, move that die to the number
+    area matching its new value" (the value is the number area)."""
+    dice = x.state.dice
+    match cmd:
+        case K.AdjustDie(skill=skill, die=die):
+            x.emit(E.DieAdjusted(seat=seat, skill=skill, die=die, value=dice[die].value + _STEP[skill]))
+        case K.SwapDice(up=up, down=down):
+            x.emit(E.DieAdjusted(seat=seat, skill="die_swap", die=up, value=dice[up].value + 1))
+            x.emit(E.DieAdjusted(seat=seat, skill="die_swap", die=down, value=dice[down].value - 1))
+
+
+def _candidates(s: State, f: Frame) -> Iterator[Command]:
+    p = s.pl[f.seat]
+    yield from die_skill_candidates(s, f.seat)
     if _ready(p, "recall_silver"):
         yield from (K.RecallSilver(region=r) for r in B.branch_regions(p))
     yield from (K.ConvertCopper(silver=n) for n in range(1, p.copper // 10 + 1))
@@ -65,16 +103,8 @@ def _candidates(s: State, f: Frame) -> Iterator[Command]:
 def _refusal(s: State, f: Frame, cmd: Command) -> Refusal | None:
     p = s.pl[f.seat]
     match cmd:
-        case K.AdjustDie(skill=skill, die=die):  # Lasa / Changde
-            if skill not in _STEP or not _ready(p, skill):
-                return SKILL_UNAVAILABLE
-            if _moved(s, f.seat, die, _STEP[skill]) is None:
-                return WRONG_DIE
-        case K.SwapDice(up=up, down=down):  # Jinzhou: "you must change both dice simultaneously"
-            if not _ready(p, "die_swap"):
-                return SKILL_UNAVAILABLE
-            if up == down or _moved(s, f.seat, up, +1) is None or _moved(s, f.seat, down, -1) is None:
-                return WRONG_DIE
+        case K.AdjustDie() | K.SwapDice():  # Lasa / Changde / Jinzhou
+            return die_skill_refusal(s, f.seat, cmd)
         case K.RecallSilver(region=region):  # Jiujiang
             if not _ready(p, "recall_silver"):
                 return SKILL_UNAVAILABLE
@@ -91,13 +121,10 @@ def _refusal(s: State, f: Frame, cmd: Command) -> Refusal | None:
 
 
 def _apply(x: Scratch[State], f: Frame, cmd: Command) -> None:
-    seat, dice = f.seat, x.state.dice
+    seat = f.seat
     match cmd:
-        case K.AdjustDie(skill=skill, die=die):
-            x.emit(E.DieAdjusted(seat=seat, skill=skill, die=die, value=dice[die].value + _STEP[skill]))
-        case K.SwapDice(up=up, down=down):
-            x.emit(E.DieAdjusted(seat=seat, skill="die_swap", die=up, value=dice[up].value + 1))
-            x.emit(E.DieAdjusted(seat=seat, skill="die_swap", die=down, value=dice[down].value - 1))
+        case K.AdjustDie() | K.SwapDice():
+            use_die_skill(x, seat, cmd)
         case K.RecallSilver(region=region):
             x.emit(E.SilverRecalled(seat=seat, region=region, cost=RECALL_COST))
         case K.ConvertCopper(silver=silver):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from .versions import UNRECORDED
+
 
 class Die(msgspec.Struct, kw_only=True):
     owner: int
@@ -69,44 +71,88 @@ class Frame(msgspec.Struct, kw_only=True):
     cost: int = 0
 
 
-class State(msgspec.Struct, kw_only=True):
-    players: int = 0
-    crowdfunding: bool = False
-    round: int = 0
-    phase: str = "setup"
-    """prep | action | resolution | end"""
-    start_player: int = 0
-    dice: list[Die] = []
-    pl: list[Player] = []
-    acted: dict[str, list[int]] = {}
+class State(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The table.  Every field but ``rules_version`` is required (``new_state`` gives the empty
+    table) and the struct omits defaults, so a ``pingyao-2`` game's state encodes exactly as it
+    did before the version was recorded: the state digests in its records still verify."""
+
+    players: int
+    crowdfunding: bool
+    round: int
+    phase: str
+    """setup | draft | prep | action | resolution | end"""
+    start_player: int
+    dice: list[Die]
+    pl: list[Player]
+    acted: dict[str, list[int]]
     """Per die value, how many dice each seat has acted with this round (round-robin)."""
-    forced_die: int = -1
+    forced_die: int
     """A rerolled die that must act at once."""
-    frames: list[Frame] = []
-    stacks: dict[str, list[str]] = {}
+    frames: list[Frame]
+    stacks: dict[str, list[str]]
     """Per tier, the face-down unknown part of the stack (drawn at random)."""
-    bottoms: dict[str, list[str]] = {}
+    bottoms: dict[str, list[str]]
     """Per tier, tiles returned to the bottom, in order (drawn after the unknown part)."""
-    drawn: list[str] = []
+    drawn: list[str]
     """Tiles drawn at Bank Escort, seen only by the drawer."""
-    drawn_tier: int = 0
-    drawn_region: str = ""
-    deck: list[str] = []
-    deck_bottom: list[str] = []
-    discards: list[str] = []
-    drawn_cards: list[str] = []
-    yamen_supply: dict[str, int] = {}
-    supply_silver: int = 0
-    res_index: int = 0
-    res_stage: int = 0
-    res_owed: int = 0
-    due: list[str] = []
-    due_locked: bool = False
-    storyline: int = 0
+    drawn_tier: int
+    drawn_region: str
+    deck: list[str]
+    deck_bottom: list[str]
+    discards: list[str]
+    drawn_cards: list[str]
+    yamen_supply: dict[str, int]
+    supply_silver: int
+    res_index: int
+    res_stage: int
+    res_owed: int
+    due: list[str]
+    due_locked: bool
+    storyline: int
     """Solo: the storyline card chosen."""
-    event_card: str = ""
+    event_card: str
     """Solo: this round's event card."""
-    events_seen: list[str] = []
-    goal_met: bool = False
-    round_actions: dict[str, int] = {}
+    events_seen: list[str]
+    goal_met: bool
+    round_actions: dict[str, int]
     """Solo: actions performed this round (round goals)."""
+    rules_version: str = UNRECORDED
+    """The rules version the game was set up under (``GameSetUp``); each rule changed since reads
+    it (``versions.py``)."""
+
+
+def new_state() -> State:
+    """The empty table, before the setup events."""
+    return State(
+        players=0,
+        crowdfunding=False,
+        round=0,
+        phase="setup",
+        start_player=0,
+        dice=[],
+        pl=[],
+        acted={},
+        forced_die=-1,
+        frames=[],
+        stacks={},
+        bottoms={},
+        drawn=[],
+        drawn_tier=0,
+        drawn_region="",
+        deck=[],
+        deck_bottom=[],
+        discards=[],
+        drawn_cards=[],
+        yamen_supply={},
+        supply_silver=0,
+        res_index=0,
+        res_stage=0,
+        res_owed=0,
+        due=[],
+        due_locked=False,
+        storyline=0,
+        event_card="",
+        events_seen=[],
+        goal_met=False,
+        round_actions={},
+    )

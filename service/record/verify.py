@@ -200,7 +200,7 @@ def _check_replay(record: Record, game: Game, codec: GameCodec, seed: str | None
             name="replay", status="skipped", detail=f"event {hidden_at} is hidden from this record's reader"
         )
     try:
-        state, opening = game.start(options, seed)
+        state, opening = game.start(options, seed, record.header.rules_version)
     except RuleViolation as exc:
         return Check(name="replay", status="failed", first_bad_seq=1, detail=f"setup refused: {exc.code}")
     mismatch = _first_difference(opening, events, 0)
@@ -274,7 +274,7 @@ def _check_seed(record: Record, game: Game, codec: GameCodec, seed: str | None, 
         )
     events, _hidden_at = _decoded_events(record, codec)
     try:
-        _, opening = game.start(options, header.seed)
+        _, opening = game.start(options, header.seed, header.rules_version)
     except RuleViolation as exc:
         return Check(name="seed", status="failed", first_bad_seq=1, detail=f"setup refused: {exc.code}")
     mismatch = _first_difference(opening, events, 0)

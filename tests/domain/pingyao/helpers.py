@@ -19,6 +19,7 @@ from domain.pingyao import commands as K
 from domain.pingyao import components as C
 from domain.pingyao import events as E
 from domain.pingyao.state import Frame, State
+from domain.pingyao.versions import RULES_VERSION
 from tests.support import given_state
 
 RED, BLUE, GREEN, YELLOW = 0, 1, 2, 3
@@ -42,7 +43,8 @@ class Table:
     earlier this round, in order (the last on the space, the others bumped to the resting area;
     their value difference is not settled - set copper explicitly); every other teller die has
     been declined.  Solo: `card` is the event card revealed this round (see `revealed`).
-    `phase="prep"`: the Preparation phase, every die still in the number areas.
+    `phase="prep"`: the Preparation phase, every die still in the number areas.  `rules`: the rules
+    version the game was set up under (the current one unless a test pins an earlier one).
     """
 
     def __init__(
@@ -58,6 +60,7 @@ class Table:
         card: E.EventCardRevealed | None = None,
         storyline: int = 1,
         phase: str = "action",
+        rules: str = RULES_VERSION,
     ) -> None:
         self.players = players
         self.state: State = GAME.initial(PingyaoOptions(players=players))
@@ -65,7 +68,11 @@ class Table:
         dice, at, public = dice or {}, at or {}, public or {}
         self.fold(
             E.GameSetUp(
-                players=players, crowdfunding=crowdfunding, starting=STARTING[players], start_player=0
+                players=players,
+                crowdfunding=crowdfunding,
+                starting=STARTING[players],
+                start_player=0,
+                rules_version=rules,
             )
         )
         if players == 1:

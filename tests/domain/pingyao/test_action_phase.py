@@ -4,6 +4,7 @@ from domain.kernel import Rng
 from domain.pingyao import GAME
 from domain.pingyao import commands as K
 from domain.pingyao import events as E
+from domain.pingyao.versions import PINGYAO_2
 
 from .helpers import BLUE, GREEN, RED, YELLOW, Table, die, step
 
@@ -102,15 +103,19 @@ def test_difference_collected_first_pays_for_the_action():
     t.copper(GREEN, 1).when(GREEN, move).raises("insufficient_copper")
 
 
-def test_resting_area_capacity_blocks_bumping():
-    """Components 7: 4 players at most 3 dice in a resting area, 3 players at most 2."""
+def test_pingyao_2_resting_area_capacity_by_player_count():
+    """Rules pingyao-2 (games set up under it still play so): the effect area's "at most 3 / at
+    most 2 / at most 1" read by player count - 4 players 3 dice in a resting area, 3 players 2.
+    (pingyao-3: by action, test_rules_audit_3.py.)"""
     t = Table(
+        rules=PINGYAO_2,
         dice={die(GREEN, 1): 6},
         at={"west_street": [(die(BLUE, 0), 2), (die(BLUE, 1), 3), (die(BLUE, 2), 4), (die(RED, 1), 1)]},
     )
     t.when(GREEN, K.WestStreet(die=die(GREEN, 1))).raises("resting_area_full")
     t = Table(
         players=3,
+        rules=PINGYAO_2,
         dice={die(GREEN, 1): 6},
         at={"west_street": [(die(BLUE, 0), 2), (die(BLUE, 1), 3), (die(RED, 1), 1)]},
     )

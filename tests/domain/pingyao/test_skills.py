@@ -136,12 +136,14 @@ def test_a_teller_that_cannot_be_paid_for_is_lost():
 
 
 def test_xinyizhou_one_month_exchange_without_fee():
+    """Xinyizhou: "draw 1 exchange card and resolve its effect without collecting the handling fee,
+    then place it at position 1"; the exchange advances the Exchange track (pingyao-3)."""
     s2, _ = step(entering("Xinyizhou#1", "1green").deck("X09").state, RED, K.ChooseBranch(tile="Xinyizhou#1"))
     s3, _ = step(s2, RED, K.UseEntrySkill(use=True))
     moves = GAME.legal_moves(s3, RED)
     assert moves and all(m.months == 1 for m in moves)
     s4, ev = step(s3, RED, K.PlaceExchange(months=1, deposit="HO", withdraw="1red"))
-    assert ev[0].fee == 0 and s4.pl[RED].exchange == 0
+    assert ev[0].fee == 0 and s4.pl[RED].exchange == 1
 
 
 def test_incheon_two_copper_and_up_to_two_month_exchange():

@@ -9,7 +9,9 @@ from domain.pingyao import GAME, PingyaoOptions
 from domain.pingyao import commands as K
 from domain.pingyao import components as C
 from domain.pingyao import events as E
+from domain.pingyao.action_phase import resting_capacity
 from domain.pingyao.rules import refusal
+from domain.pingyao.versions import PINGYAO_2
 from tests.support import given_state, random_playout
 
 from .helpers import Table, die, finish_round, revealed, step
@@ -18,10 +20,16 @@ from .test_playouts import check
 ME = 0
 
 
-def solo(card: str, round: int = 3, storyline: int = 1, dice: dict[int, int] | None = None) -> Table:
+def solo(
+    card: str,
+    round: int = 3,
+    storyline: int = 1,
+    dice: dict[int, int] | None = None,
+    rules: str = GAME.rules_version,
+) -> Table:
     """Action phase of a solo round with `card` flipped (its set-up dice rolled by the rules) and
     plenty of copper and silver; `dice` still to act, the other teller dice used."""
-    t = Table(players=1, round=round, storyline=storyline, card=revealed(card), dice=dice)
+    t = Table(players=1, round=round, storyline=storyline, card=revealed(card), dice=dice, rules=rules)
     return t.copper(ME, 50).head_office(ME, 10)
 
 
@@ -33,7 +41,9 @@ def with_reward(card: str, **kw) -> Table:
 # --- set-up ------------------------------------------------------------------------------------
 def test_solo_setup_risheng_chang():
     s, events = GAME.start(PingyaoOptions(players=1, storyline=2), "solo-setup")
-    assert events[0] == E.GameSetUp(players=1, crowdfunding=False, starting=["Taiyuan"], start_player=0)
+    assert events[0] == E.GameSetUp(
+        players=1, crowdfunding=False, starting=["Taiyuan"], start_player=0, rules_version=GAME.rules_version
+    )
     assert events[1] == E.StorylineChosen(storyline=2, tile="exchange_fee")
     p = s.pl[ME]
     assert (p.copper, p.head_office, p.regions["1red"].silver) == (10, 1, 1)  # 1 + 1 starting silver
@@ -100,20 +110,25 @@ def test_event_card_setup_dice_are_earlier_dice(card):
         assert [d.space for d in mine] == [False] * (len(mine) - 1) + [True] * bool(mine)
         assert all(t.state.dice[d.die].where == ("space" if d.space else "rest") for d in mine)
     for sd in flipped.dice:
+        resting = sum(1 for x in flipped.dice if x.action == sd.action and not x.space)
         for v in range(1, 7):
             t = solo(card, dice={die(ME, 1): v, die(ME, 2): 1})  # a spare 1 keeps the round going
             if any(x.value == v for x in flipped.dice if x.action == sd.action):  # equal: blocked
                 t.when(ME, _dispatch(die(ME, 1), sd.action)).raises("same_value_blocked")
+            elif sd.space and resting >= resting_capacity(t.state, sd.action):  # the area is full
+                t.when(ME, _dispatch(die(ME, 1), sd.action)).raises("resting_area_full")
             elif sd.space:  # pay (lower) or gain (higher) the difference, bumping the set-up die
                 first = t.when(ME, _dispatch(die(ME, 1), sd.action)).events()[0]
                 assert first.bumped == sd.die and first.copper == v - sd.value
 
 
-def test_resting_area_holds_two_dice_in_solo():
+def test_pingyao_2_resting_area_holds_two_dice_in_solo():
+    """Rules pingyao-2: solo resting areas hold 2 dice, "as in the 3-player game" (pingyao-3: the
+    action's own limit, test_rules_audit_3.py)."""
     flipped = revealed("E01")  # Bank Escort: a four-sided die resting, a six-sided die on the space
     taken = {x.value for x in flipped.dice if x.action == "bank_escort"}
     free = [v for v in range(1, 7) if v not in taken]
-    t = solo("E01", dice={die(ME, 1): free[-1], die(ME, 2): free[0]})
+    t = solo("E01", dice={die(ME, 1): free[-1], die(ME, 2): free[0]}, rules=PINGYAO_2)
     s, _ = step(t.state, ME, K.BankEscort(die=die(ME, 1), tier=1, color="yellow"))
     while s.frames:
         s, _ = step(s, ME, GAME.legal_moves(s, ME)[-1])

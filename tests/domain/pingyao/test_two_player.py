@@ -38,7 +38,7 @@ def test_setup_two_players_taiyuan_and_datong_and_six_public_dice():
     assert public == list(range(6, 12))
     assert [s.dice[i].large for i in public] == [True, False, False, True, False, False]
     assert all(v == 1 for v in s.yamen_supply.values())  # one copy of each Yamen tile
-    assert C.resting_capacity(2) == 1
+    assert C.resting_capacity_pingyao_2(2) == 1  # pingyao-2; pingyao-3: by action
 
 
 def test_round_1_draft_uses_two_four_sided_and_two_six_sided_dice_before_the_teller_roll():
