@@ -7,6 +7,7 @@ from domain.kernel import Game
 
 from . import components as _components
 from .commands import COMMANDS
+from .data import COMPONENT_FILE
 from .describe import describe
 from .events import EVENTS
 from .evolve import evolve
@@ -14,12 +15,13 @@ from .flow import to_act
 from .rules import YangtzeOptions, decide, initial, legal_moves, setup
 from .scoring import outcome
 from .state import State
+from .versions import EARLIER_VERSIONS, RULES_VERSION
 from .view import YangtzeView, view
 
 GAME = Game(
     kind="yangtze",
     title="Yangtze",
-    rules_version="yangtze-2",
+    rules_version=RULES_VERSION,
     player_counts=(2, 3, 4),
     options_type=YangtzeOptions,
     command_types=COMMANDS,
@@ -37,6 +39,9 @@ GAME = Game(
     components=_components.components,
     describe=describe,
     summary="Buy goods on the Yangtze, sell them in bundles, bid for branches and obey the Qing rulers.",
+    component_file=COMPONENT_FILE,
+    setup_under=setup,
+    earlier_versions=EARLIER_VERSIONS,
 )
 
 __all__ = ["GAME", "State", "YangtzeOptions", "YangtzeView"]

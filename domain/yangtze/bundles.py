@@ -59,6 +59,24 @@ def bundle_value(goods: list[int]) -> int:
     return table[len(goods) - 1]
 
 
+def _most_from_any() -> list[int]:
+    """``MOST_FROM_ANY[n]``: the most any *n* goods could be sold for, whichever they are -- at
+    least :func:`best_partition` of every screen of *n* goods."""
+    best_of_size: dict[int, int] = {}
+    for tables in BUNDLE_VALUES.values():
+        for table in tables.values():
+            for size, value in enumerate(table, start=1):
+                best_of_size[size] = max(best_of_size.get(size, 0), value)
+    most = [0] * (GOODS_COUNT + 1)
+    for n in range(1, GOODS_COUNT + 1):
+        most[n] = max(value + most[n - size] for size, value in best_of_size.items() if size <= n)
+    return most
+
+
+MOST_FROM_ANY = _most_from_any()
+"""What a sale of a screen could bring, judged from what every seat sees (how many goods are behind
+it, not which): a question that depends on it reveals nothing hidden."""
+
 _GROUPS = [(good_kind(g), 100 + colour(g)) for g in range(GOODS_COUNT)]
 """The two groups each good belongs to: the good it shows, and its colour (numbered apart).  Both
 are numbered per category, so a group never mixes luxury and daily goods."""

@@ -5,7 +5,8 @@
 * sell at any time: ``PlaySellCard`` opens a sale for that seat (``SellBundle`` .. ``DoneSelling``);
 * liquidity 10 / 15 / 20: ``PlayLiquidity``, at any time.
 
-"Any time" is any moment the game waits for a decision, from any seat (docs/games/yangtze.md).
+"Any time" is any moment the game waits for a decision, from any seat, and -- yangtze-3 -- a
+response window before an automatic order a card could change (:mod:`.rulers`, docs/games/yangtze.md).
 """
 
 from __future__ import annotations
@@ -73,7 +74,11 @@ def any_time_refusal(s: State, seat: int, card: str) -> RuleViolation | None:
     )
 
 
-def decide_any_time(s: State, seat: int, command: PlayLiquidity | PlaySellCard) -> list[Event]:
+def decide_any_time(
+    s: State, seat: int, command: PlayLiquidity | PlaySellCard, *, forced: bool = False
+) -> list[Event]:
+    """The card played; *forced* when the seat redeems a liquidity card because a tax exceeds its
+    money (Rulers, additional notes; the seat chose which card, yangtze-3)."""
     if isinstance(command, PlaySellCard):
         card = C.SELL_ANYTIME
     else:
@@ -83,7 +88,7 @@ def decide_any_time(s: State, seat: int, command: PlayLiquidity | PlaySellCard) 
         raise refusal
     if isinstance(command, PlaySellCard):
         return [SellCardPlayed(seat=seat)]
-    return [LiquidityCardPlayed(seat=seat, value=command.value)]
+    return [LiquidityCardPlayed(seat=seat, value=command.value, forced=forced)]
 
 
 def any_time_moves(s: State, seat: int, moves: list[Command]) -> None:

@@ -59,8 +59,7 @@ def describe(state: State, event: Event) -> str:
     if t is E.BranchDiscarded:
         return f"Nobody bid: the {C.branch_name(e.token)} branch leaves the game"
     if t is E.RulerDrawn:
-        kind, param = C.ruler_order(e.token)
-        return f"{_reign(state, e.spot)}'s order: {C.order_text(kind, param)}"
+        return f"{_reign(state, e.spot)}'s order: {C.order_text(*C.ruler_order(e.token))}"
     if t is E.OrderExecuted:
         if e.amount >= 0:
             return f"Seat {e.seat} received {e.amount} ({C.ORDER_TEXT[e.order]})"
@@ -79,6 +78,8 @@ def describe(state: State, event: Event) -> str:
         return f"Seat {e.seat} chose {_reign(state, e.spot)}'s order: {text}"
     if t is E.OrderDeclined:
         return f"Seat {e.seat} declined the order"
+    if t is E.ResponsePassed:
+        return f"Seat {e.seat} played no card before the order"
     if t is E.OrderSkipped:
         return f"Seat {e.seat}: {e.reason}"
     if t is E.RulerResolved:

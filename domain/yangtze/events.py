@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from domain.kernel import Event, Seat
 
+from .versions import YANGTZE_2
+
 
 class YangtzeEvent(Event, frozen=True, tag=lambda name: f"yangtze.{name}"):
     pass
@@ -13,6 +15,8 @@ class GameSetUp(YangtzeEvent, frozen=True):
     players: int
     river: list[int]
     """The goods placed on the river, index 0 at the open end."""
+    rules_version: str = YANGTZE_2
+    """The rules the game is played under (a game set up before this field existed: yangtze-2)."""
 
 
 class StartingGoodsDrawn(YangtzeEvent, frozen=True):
@@ -136,6 +140,12 @@ class OrderDeclined(YangtzeEvent, frozen=True):
     seat: int
 
 
+class ResponsePassed(YangtzeEvent, frozen=True):
+    """The seat plays no card before an automatic order is applied to it (yangtze-3)."""
+
+    seat: int
+
+
 class OrderSkipped(YangtzeEvent, frozen=True):
     """The order has nothing to act on for this seat (e.g. no good to return: forgiven)."""
 
@@ -183,6 +193,7 @@ EVENTS = (
     LiquidityBoughtBack,
     RulerChosen,
     OrderDeclined,
+    ResponsePassed,
     OrderSkipped,
     RulerResolved,
     TurnEnded,

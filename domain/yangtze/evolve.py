@@ -9,6 +9,8 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from msgspec import UNSET
+
 from domain.kernel import Event
 
 from . import components as C
@@ -31,6 +33,7 @@ from .events import (
     OrderSkipped,
     Passed,
     PurchaseSkipped,
+    ResponsePassed,
     RulerChosen,
     RulerDrawn,
     RulerResolved,
@@ -40,6 +43,7 @@ from .events import (
     TurnEnded,
 )
 from .state import State
+from .versions import YANGTZE_2
 
 
 # --- money (rulebook "1. Sell a Bundle of Goods": track and 50-coins) ----------------------------
@@ -68,6 +72,7 @@ def _pay(s: State, seat: int, amount: int) -> None:
 def _next_ruler_seat(s: State) -> None:
     s.ruler_queue.pop(0)
     s.ruler_current = s.rulers[-1]
+    s.responded = UNSET
 
 
 def _clockwise_from(seat: int, players: int) -> list[int]:
@@ -245,6 +250,12 @@ def _liquidity_bought_back(s: State, e: LiquidityBoughtBack) -> None:
 def _ruler_chosen(s: State, e: RulerChosen) -> None:
     # Rulers: the repeat order executes the chosen face-up ruler's order for this seat.
     s.ruler_current = s.rulers[e.spot]
+    s.responded = UNSET
+
+
+def _response_passed(s: State, e: ResponsePassed) -> None:
+    # Special Cards, "any time": the seat lets the order be applied without playing a card first.
+    s.responded = True
 
 
 def _order_declined(s: State, e: OrderDeclined) -> None:
@@ -289,6 +300,8 @@ def _starting_goods_drawn(s: State, e: StartingGoodsDrawn) -> None:
 def _game_set_up(s: State, e: GameSetUp) -> None:
     # Game Setup: 30 on the money track, six special cards each, seat 0 starts.
     n = e.players
+    if e.rules_version != YANGTZE_2:
+        s.rules_version = e.rules_version  # a yangtze-2 state leaves it UNSET (State.rules_version)
     s.players = n
     s.river = list(e.river)
     on_river = set(e.river)
@@ -333,6 +346,7 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
     LiquidityBoughtBack: _liquidity_bought_back,
     RulerChosen: _ruler_chosen,
     OrderDeclined: _order_declined,
+    ResponsePassed: _response_passed,
     OrderSkipped: _order_skipped,
     RulerResolved: _ruler_resolved,
     LiquidityCardPlayed: _liquidity_card_played,

@@ -3,7 +3,11 @@ the player whose turn it is.
 
 Orders that need no decision (branch income, the three taxes) are applied at once; an order with
 nothing to act on for a seat is skipped.  A question-mark order may be declined, "All other orders
-must be executed!".  Which token carries which order is assumed (components.py, docs).
+must be executed!".  Which token carries which order is assumed (components.json, docs).
+
+Under yangtze-3 an automatic order may still wait for the seat it applies to (:func:`waiting_for`):
+for its answer to the any-time cards (a response window, closed by ``Pass``) when a card could
+change what the order does to it, and for its choice of the liquidity card that settles a debt.
 """
 
 from __future__ import annotations
@@ -11,8 +15,16 @@ from __future__ import annotations
 from domain.kernel import Command, Event, RuleViolation
 
 from . import components as C
-from .bundles import bundle_value, possible_bundles, sale_refusal
-from .commands import BuyBackLiquidity, ChooseRuler, DeclineOrder, ExchangeGood, ReturnGood, SellBundle
+from .bundles import MOST_FROM_ANY, bundle_value, possible_bundles, sale_refusal
+from .commands import (
+    BuyBackLiquidity,
+    ChooseRuler,
+    DeclineOrder,
+    ExchangeGood,
+    Pass,
+    ReturnGood,
+    SellBundle,
+)
 from .events import (
     GoodExchanged,
     GoodReturned,
@@ -22,14 +34,24 @@ from .events import (
     OrderDeclined,
     OrderExecuted,
     OrderSkipped,
+    ResponsePassed,
     RulerChosen,
 )
-from .state import State, can_pay, money, river_slots
+from .state import State, can_pay, money, river_slots, rules_of
+from .versions import YANGTZE_2
 
 R_RULER = "Yangtze: Rulers"
+R_CARDS = "Yangtze: Special Cards"
+
+ORDER = "order"
+"""The order needs the seat's decision (return, sell, buy back, exchange, repeat)."""
+RESPOND = "respond"
+"""yangtze-3: before an automatic order, the seat may play an any-time card first, or ``Pass``."""
+DEBT = "debt"
+"""yangtze-3: a tax exceeds the seat's money and it holds liquidity cards: it chooses which to redeem."""
 
 
-def current_order(s: State) -> tuple[str, int]:
+def current_order(s: State) -> tuple[str, tuple[int, ...]]:
     """The order applying to ``ruler_queue[0]``: the drawn ruler's, or the one a repeat order chose."""
     assert s.ruler_current is not None
     return C.ruler_order(s.ruler_current)
@@ -76,14 +98,120 @@ _NOTHING_TO_DO = {
 
 
 # --- orders without a decision --------------------------------------------------------------------
+def branch_income(s: State, seat: int, types: tuple[int, ...]) -> int:
+    """Rulers: "For each branch type displayed on the ruler token in front of your own player
+    screen, the coin marker on the money track may be advanced 2 spaces towards 60" -- 2 for each
+    type shown that the seat has a branch of (yangtze-2: 2 for each of its branch tokens of a type
+    shown).  It never hurts, so it is applied by itself."""
+    held = [C.branch_type(b) for b in s.branches[seat]]
+    if rules_of(s) == YANGTZE_2:
+        return C.BRANCH_INCOME_STEP * sum(1 for t in held if t in types)
+    return C.BRANCH_INCOME_STEP * len(set(types).intersection(held))
+
+
+def tax_due(s: State, seat: int, kind: str) -> int:
+    if kind == C.TAX_MONEY:
+        # Rulers: "For every 10 money units a player possesses on his money track" pay 1 (the
+        # track only, not the coins).
+        return max(0, s.track[seat]) // 10
+    if kind == C.TAX_GOODS:
+        # Rulers: pay 1 "for every goods token found behind your own player screen".
+        return len(s.screens[seat])
+    # Rulers: pay 1 "for every branch token in front of your own player screen".
+    return len(s.branches[seat])
+
+
+def _liquidity(s: State, seat: int) -> list[int]:
+    """The values of the seat's unused liquidity cards."""
+    return [C.LIQUIDITY[c] for c in s.cards[seat] if c in C.LIQUIDITY]
+
+
+def debt_choice(s: State, seat: int, due: int) -> bool:
+    """Rulers, additional notes: "If, however, the player still has a liquidity card, he must redeem
+    it to settle his debts" -- which card is the player's choice (yangtze-3), asked only when it
+    matters: two cards or more, and not all of them needed."""
+    cash = money(s, seat)
+    if cash >= due:
+        return False
+    values = _liquidity(s, seat)
+    return len(values) >= 2 and cash + sum(values) - min(values) >= due
+
+
+def could_respond(s: State, seat: int, kind: str, due: int) -> bool:
+    """Special Cards: the sell card and the liquidity cards may be played "any time".  Before an
+    order is applied to a seat without its decision, the seat is asked only when a card it holds
+    could make the order take less from it (or offer it what it otherwise could not); anywhere else
+    a card played at the next decision does as well (docs/games/yangtze.md, response windows).
+    Judged from what every seat sees (a sale: by the number of goods behind the screen, not which
+    they are), so that being asked reveals nothing hidden."""
+    screen = s.screens[seat]
+    sale = C.SELL_ANYTIME in s.cards[seat] and bool(screen)
+    values = _liquidity(s, seat)
+    if kind == C.TAX_GOODS:
+        # selling goods first leaves fewer goods to tax
+        return sale
+    if kind == C.TAX_BRANCHES:
+        # selling first could pay a debt that would otherwise cost a liquidity card
+        return sale and bool(values) and money(s, seat) < due
+    if kind == C.TAX_MONEY:
+        # money raised first could pass 60 on the track, turning 50 into a coin the tax ignores
+        most = sum(values) + (MOST_FROM_ANY[len(screen)] if sale else 0)
+        return s.track[seat] + most > C.TRACK_MAX
+    if kind == C.BUY_BACK_LIQUIDITY:
+        # money raised first could pay for a used liquidity card
+        used = s.liquidity_used[seat]
+        most = sum(values) + (MOST_FROM_ANY[len(screen)] if sale else 0)
+        return bool(used) and most > 0 and money(s, seat) + most >= min(used)
+    return False
+
+
+def waiting_for(s: State, seat: int) -> str | None:
+    """What the current order waits for from *seat* (``ruler_queue[0]``): :data:`ORDER`,
+    :data:`RESPOND`, :data:`DEBT`, or None when it applies (or is skipped) by itself."""
+    kind, _types = current_order(s)
+    if kind == C.BRANCH_INCOME:
+        return None
+    legacy = rules_of(s) == YANGTZE_2
+    if kind in C.TAXES:
+        if legacy:
+            return None
+        due = tax_due(s, seat, kind)
+        if s.responded is not True and could_respond(s, seat, kind, due):
+            return RESPOND
+        return DEBT if debt_choice(s, seat, due) else None
+    if order_moves(s, seat, kind):
+        return ORDER
+    if not legacy and s.responded is not True and could_respond(s, seat, kind, 0):
+        return RESPOND
+    return None
+
+
+def waits_on_cards(s: State, seat: int) -> bool:
+    """Whether a card *seat* plays now may change what the current order waits for (yangtze-3: the
+    order applies to *seat* and no sale is open); the game must then go on after the card."""
+    return (
+        s.phase == "ruler"
+        and s.window is None
+        and bool(s.ruler_queue)
+        and s.ruler_queue[0] == seat
+        and rules_of(s) != YANGTZE_2
+    )
+
+
+def owes(s: State, seat: int) -> bool:
+    """Whether *seat* is asked to choose the liquidity card that settles its debt now."""
+    return waits_on_cards(s, seat) and waiting_for(s, seat) == DEBT
+
+
 def _tax(s: State, seat: int, order: str, due: int) -> list[Event]:
     """Rulers, additional notes: a tax beyond the player's money is forgiven, "If, however, the
-    player still has a liquidity card, he must redeem it to settle his debts"."""
+    player still has a liquidity card, he must redeem it to settle his debts".  Here the cards
+    need no choice (yangtze-3: none, one, or all needed -- see :func:`debt_choice`); yangtze-2
+    redeemed the largest first, only as many as needed, without asking."""
     total = money(s, seat)
     out: list[Event] = []
     if total < due:
-        # assumed: the largest cards first, only as many as needed (docs/games/yangtze.md, item 6).
-        for value in sorted((C.LIQUIDITY[c] for c in s.cards[seat] if c in C.LIQUIDITY), reverse=True):
+        for value in sorted(_liquidity(s, seat), reverse=True):
             out.append(LiquidityCardPlayed(seat=seat, value=value, forced=True))
             total += value
             if total >= due:
@@ -93,35 +221,40 @@ def _tax(s: State, seat: int, order: str, due: int) -> list[Event]:
 
 
 def order_step(s: State, seat: int) -> list[Event]:
-    """The events of the current order for *seat* when it needs no decision; [] when it does."""
-    kind, param = current_order(s)
+    """The events of the current order for *seat* when it waits for nothing; [] when it does."""
+    kind, types = current_order(s)
     if kind == C.BRANCH_INCOME:
-        # Rulers: "advanced 2 spaces" for each branch of the shown type (it never hurts: automatic).
-        count = sum(1 for b in s.branches[seat] if C.branch_type(b) == param)
-        return [OrderExecuted(seat=seat, order=kind, amount=C.BRANCH_INCOME_PER_TOKEN * count)]
-    if kind == C.TAX_MONEY:
-        # Rulers: "For every 10 money units a player possesses on his money track" pay 1 (the
-        # track only, not the coins).
-        return _tax(s, seat, kind, max(0, s.track[seat]) // 10)
-    if kind == C.TAX_GOODS:
-        # Rulers: pay 1 "for every goods token found behind your own player screen".
-        return _tax(s, seat, kind, len(s.screens[seat]))
-    if kind == C.TAX_BRANCHES:
-        # Rulers: pay 1 "for every branch token in front of your own player screen".
-        return _tax(s, seat, kind, len(s.branches[seat]))
-    if not order_moves(s, seat, kind):
-        return [OrderSkipped(seat=seat, order=kind, reason=_NOTHING_TO_DO[kind])]
-    return []
+        return [OrderExecuted(seat=seat, order=kind, amount=branch_income(s, seat, types))]
+    if waiting_for(s, seat) is not None:
+        return []
+    if kind in C.TAXES:
+        return _tax(s, seat, kind, tax_due(s, seat, kind))
+    return [OrderSkipped(seat=seat, order=kind, reason=_NOTHING_TO_DO[kind])]
 
 
 # --- orders with a decision -----------------------------------------------------------------------
 def decide_order(s: State, seat: int, command: Command) -> tuple[list[Event], bool]:
     """The seat's way of executing (or declining) the current order; the order then goes on."""
-    kind, param = current_order(s)
+    kind, types = current_order(s)
+    waiting = waiting_for(s, seat)
+    if isinstance(command, DeclineOrder) and kind not in C.OPTIONAL_ORDERS:
+        raise RuleViolation("order_mandatory", "this ruler's order must be executed", rule=R_RULER)
+    if waiting == RESPOND:
+        if isinstance(command, Pass):
+            return [ResponsePassed(seat=seat)], True
+        raise RuleViolation(
+            "not_now",
+            f"play a card before the order is applied ({C.order_text(kind, types)}), or pass",
+            rule=R_CARDS,
+        )
+    if waiting == DEBT:
+        raise RuleViolation(
+            "not_now",
+            "the tax exceeds your money: redeem one of your liquidity cards (PlayLiquidity)",
+            rule=R_RULER,
+        )
     match command:
         case DeclineOrder():
-            if kind not in C.OPTIONAL_ORDERS:
-                raise RuleViolation("order_mandatory", "this ruler's order must be executed", rule=R_RULER)
             return [OrderDeclined(seat=seat)], True
         case ReturnGood(good=good) if kind == C.RETURN_GOOD:
             if good not in s.screens[seat]:
@@ -154,11 +287,17 @@ def decide_order(s: State, seat: int, command: Command) -> tuple[list[Event], bo
             if spot not in other_rulers(s):
                 raise RuleViolation("no_such_ruler", "choose another face-up ruler", rule=R_RULER)
             return [RulerChosen(seat=seat, spot=spot)], True
-    raise RuleViolation("not_now", f"the ruler's order is: {C.order_text(kind, param)}", rule=R_RULER)
+    raise RuleViolation("not_now", f"the ruler's order is: {C.order_text(kind, types)}", rule=R_RULER)
 
 
 def ruler_moves(s: State, seat: int, moves: list[Command]) -> None:
-    kind, _param = current_order(s)
+    waiting = waiting_for(s, seat)
+    if waiting == RESPOND:
+        moves.append(Pass())  # the cards themselves are listed as any-time cards
+        return
+    if waiting == DEBT:
+        return  # the liquidity cards are listed as any-time cards
+    kind, _types = current_order(s)
     moves.extend(order_moves(s, seat, kind))
     if kind in C.OPTIONAL_ORDERS:
         moves.append(DeclineOrder())

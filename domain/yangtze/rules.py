@@ -22,12 +22,13 @@ from domain.kernel import Command, Event, GameOver, InvalidOptions, NotYourTurn,
 from . import components as C
 from .auction import auction_moves, decide_auction
 from .cards import ANY_TIME, any_time_moves, decide_any_time, decide_sale, no_sale_open, sale_moves
-from .commands import DoneSelling
+from .commands import DoneSelling, PlayLiquidity
 from .events import GameSetUp, StartingGoodsDrawn
 from .flow import settle, to_act
-from .rulers import decide_order, ruler_moves
+from .rulers import decide_order, owes, ruler_moves, waits_on_cards
 from .state import State
 from .turn import decide_turn, turn_moves
+from .versions import RULES_VERSION, VERSIONS
 
 
 class YangtzeOptions(Options, frozen=True, kw_only=True):
@@ -39,9 +40,13 @@ def initial(options: YangtzeOptions) -> State:
     return State()
 
 
-def setup(options: YangtzeOptions, rng: Rng) -> list[Event]:
+def setup(options: YangtzeOptions, rng: Rng, rules_version: str = RULES_VERSION) -> list[Event]:
+    """The opening events under *rules_version* (the current one; an earlier one to replay a game
+    set up under it -- its draws are the same, only ``GameSetUp.rules_version`` differs)."""
     if options.players not in (2, 3, 4):
         raise InvalidOptions("Yangtze is played by 2 to 4 players")
+    if rules_version not in VERSIONS:
+        raise InvalidOptions(f"Yangtze is judged under {', '.join(VERSIONS)}")
     # Rulers and branches drawn during setup go straight back into the bag, so each draw is a
     # uniform choice among the goods still in the bag.
     goods = list(range(C.GOODS_COUNT))
@@ -49,7 +54,7 @@ def setup(options: YangtzeOptions, rng: Rng) -> list[Event]:
     for _ in range(C.RIVER_LENGTH):
         drawn.append(goods.pop(rng.below(len(goods))))
     # Each good is pushed in at the open end, so the first one drawn ends up at Shanghai.
-    events: list[Event] = [GameSetUp(players=options.players, river=drawn[::-1])]
+    events: list[Event] = [GameSetUp(players=options.players, river=drawn[::-1], rules_version=rules_version)]
     for seat in range(options.players):
         mine = [goods.pop(rng.below(len(goods))) for _ in range(C.START_GOODS)]
         events.append(StartingGoodsDrawn(seat=seat, goods=mine, count=len(mine)))
@@ -87,7 +92,11 @@ def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
     if isinstance(command, ANY_TIME):
         if not _seated(s, seat):
             raise NotYourTurn()
-        return decide_any_time(s, seat, command)
+        if not (isinstance(command, PlayLiquidity) and waits_on_cards(s, seat)):
+            return decide_any_time(s, seat, command)
+        # The card may be what the pending order waited for (a debt, or a response window it
+        # closes): the game then goes on by itself.
+        return settle(s, decide_any_time(s, seat, command, forced=owes(s, seat)), rng)
     pending = _pending(s, seat)
     if pending is None:
         raise NotYourTurn()

@@ -4,9 +4,16 @@ few questions every section of the rules asks of it."""
 from __future__ import annotations
 
 import msgspec
+from msgspec import UNSET, UnsetType
+
+from .versions import YANGTZE_2
 
 
 class State(msgspec.Struct, kw_only=True):
+    rules_version: str | UnsetType = UNSET
+    """The rules this game is played under, from ``GameSetUp`` (read it with :func:`rules_of`).
+    UNSET for a yangtze-2 game, so that its state encodes exactly as it did under yangtze-2 (the
+    final-state digests of its records still verify)."""
     players: int = 0
     phase: str = "setup"
     """"turn" (the active seat sells and buys), "refill" (drawing from the bag; never waits),
@@ -56,6 +63,9 @@ class State(msgspec.Struct, kw_only=True):
     """Seats the current ruler's order still applies to, the first one now."""
     ruler_current: int | None = None
     """The ruler token whose order applies to ruler_queue[0] (another one after a repeat order)."""
+    responded: bool | UnsetType = UNSET
+    """True once ruler_queue[0] has passed its chance to play a card before the current order
+    (yangtze-3); UNSET otherwise (never set in a yangtze-2 game, whose encoding stays unchanged)."""
     # --- sell-any-time card
     window: int | None = None
     """A seat selling bundles out of turn with its sell card."""
@@ -64,6 +74,11 @@ class State(msgspec.Struct, kw_only=True):
     final_bundles: list[list[list[int]]] = []
     final_breakdown: list[dict[str, int]] = []
     final_totals: list[int] = []
+
+
+def rules_of(state: State) -> str:
+    """The rules version the game is played under (:mod:`.versions`)."""
+    return YANGTZE_2 if state.rules_version is UNSET else state.rules_version
 
 
 def money(state: State, seat: int) -> int:

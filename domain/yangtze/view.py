@@ -13,10 +13,12 @@ from domain.kernel import Seat, View
 
 from . import components as C
 from .flow import to_act
-from .state import State
+from .state import State, rules_of
 
 
 class YangtzeView(View, tag="yangtze", kw_only=True):
+    rules_version: str
+    """The rules the game is played under (docs/rules-versions.md)."""
     players: int
     seat: int | None
     phase: str
@@ -64,6 +66,7 @@ def view(state: State, seat: Seat | None) -> YangtzeView:
         else:
             known.append(sorted(s.public[other]))
     return YangtzeView(
+        rules_version=rules_of(s),
         players=s.players,
         seat=seat,
         phase=s.phase,

@@ -59,10 +59,12 @@ def test_no_second_place_for_a_lone_holder_and_ties_to_the_fewest_dots():
 def test_dots_never_leave_a_tie_between_equal_counts():
     from itertools import combinations
 
-    dots = C.BRANCH_DOTS
-    for k in (1, 2):
-        sums = [sum(c) for c in combinations(dots, k)]
-        assert len(sums) == len(set(sums))
+    for typ in range(len(C.BRANCH_TYPES)):
+        dots = [C.branch_dots(t) for t in range(C.BRANCH_FIRST, C.BRANCH_FIRST + C.BRANCH_COUNT)]
+        dots = [d for t, d in enumerate(dots, start=C.BRANCH_FIRST) if C.branch_type(t) == typ]
+        for k in range(1, len(dots)):
+            sums = [sum(c) for c in combinations(dots, k)]
+            assert len(sums) == len(set(sums))
 
 
 def test_final_scoring_sums_money_goods_branches_and_liquidity():
@@ -103,7 +105,13 @@ def test_tied_money_shares_the_win():
 
 def test_the_12th_ruler_is_executed_then_the_game_ends():
     eleven = [RULER[k] for k in RULER if k != C.TAX_GOODS]
-    state = table(bag=[RULER[C.TAX_GOODS], daily(0, 0)], rulers=eleven, hands=[[lux(0, 0)], []])
+    no_sell_card = [c for c in C.SPECIAL_CARDS if c != C.SELL_ANYTIME]  # no response window
+    state = table(
+        bag=[RULER[C.TAX_GOODS], daily(0, 0)],
+        rulers=eleven,
+        hands=[[lux(0, 0)], []],
+        cards=[no_sell_card, list(C.SPECIAL_CARDS)],
+    )
     state.bag = [RULER[C.TAX_GOODS]]
     expected_goods = best_partition(state.screens[0] + [state.river[7]])[0]
     events = given_state(GAME, state).when(0, PurchaseGood(slot=7)).events()

@@ -184,3 +184,25 @@ def test_a_finished_game_refuses_everything_with_game_over():
             with pytest.raises(RuleViolation) as refusal:
                 GAME.decide(state, seat, command, Rng("agree-over", 0))
             assert refusal.value.code == "game_over"
+
+
+def test_generator_and_checker_agree_at_response_windows_and_debts():
+    """The yangtze-3 decisions of an automatic order: a response window (``Pass`` or a card) and
+    the choice of the liquidity card that settles a debt."""
+    from domain.yangtze.commands import PlayLiquidity as Redeem
+    from domain.yangtze.rulers import DEBT, RESPOND, waiting_for
+
+    from .helpers import RULER, Story, daily, lux, seed_drawing
+
+    window = Story(hands=[[], [daily(2, 0), daily(3, 0)]]).sell_card_used(0)
+    debt = Story(hands=[[], [lux(0, c) for c in range(5)]]).sell_card_used(0, 1)
+    debt.auction_round([(1, 73, 28)])
+    seen = set()
+    for story in (window, debt):
+        seed = seed_drawing(story.state, RULER[C.TAX_GOODS])
+        state = GAME.fold(story.state, GAME.decide(story.state, 0, PurchaseGood(slot=7), Rng(seed, 0)))
+        seen.add(waiting_for(state, 1))
+        check_agreement(state, 0)
+        if waiting_for(state, 1) == DEBT:
+            assert all(isinstance(m, Redeem) for m in GAME.legal_moves(state, 1))
+    assert seen == {RESPOND, DEBT}

@@ -33,12 +33,15 @@ from domain.yangtze.events import (
     RulerResolved,
     TurnEnded,
 )
+from domain.yangtze.versions import YANGTZE_2
 from tests.support import given_state
 
 from .helpers import DEFAULT_RIVER, RULER, branch, daily, lux, table
 
 SHANGHAI = DEFAULT_RIVER[7]
 NO_LIQUIDITY = ["buy_two", "sell_anytime", "free_good"]
+NO_ANY_TIME = ["buy_two", "free_good"]
+"""No card to play before an automatic order: no response window (yangtze-3)."""
 
 
 def _draw(kind: str, players: int = 2, **fields):
@@ -66,9 +69,13 @@ def test_the_order_applies_to_every_player_starting_with_the_drawer():
     assert events[-2:] == [RulerResolved(spot=0), TurnEnded(seat=1, next=2)]
 
 
-def test_branch_income_2_per_branch_of_the_shown_type():
+def test_yangtze_2_branch_income_2_per_branch_token_of_the_shown_type():
+    # yangtze-2 read "For each branch type displayed" as each branch token of that type; games
+    # set up under yangtze-2 keep it (yangtze-3: test_branch_income.py).
     events, state = _draw(
-        f"{C.BRANCH_INCOME}_0", branches=[[branch(0, 0), branch(0, 3), branch(1, 0)], [branch(0, 4)]]
+        f"{C.BRANCH_INCOME}_0",
+        version=YANGTZE_2,
+        branches=[[branch(0, 0), branch(0, 3), branch(1, 0)], [branch(0, 4)]],
     )
     assert events == [
         GoodPurchased(seat=0, slot=7, good=SHANGHAI, price=4),
@@ -85,12 +92,12 @@ def test_branch_income_beyond_60_gives_a_coin():
     # "advanced 2 spaces towards 60" gives the direction, not a cap ("1. Sell a Bundle of Goods":
     # above 60 the player receives a coin of 50).
     events, state = _draw(f"{C.BRANCH_INCOME}_1", track=[63, 30], branches=[[branch(1, 0), branch(1, 2)], []])
-    assert OrderExecuted(seat=0, order=C.BRANCH_INCOME, amount=4) in events
-    assert (state.track[0], state.coins[0]) == (13, 1)
+    assert OrderExecuted(seat=0, order=C.BRANCH_INCOME, amount=2) in events
+    assert (state.track[0], state.coins[0]) == (11, 1)
 
 
 def test_tax_on_money_counts_the_track_only():
-    events, state = _draw(C.TAX_MONEY, track=[39, 9], coins=[2, 0])
+    events, state = _draw(C.TAX_MONEY, track=[39, 9], coins=[2, 0], cards=[NO_ANY_TIME, NO_ANY_TIME])
     # seat 0: 35 on the track after buying (the two coins are not counted) -> 3
     assert [e for e in events if isinstance(e, OrderExecuted)] == [
         OrderExecuted(seat=0, order=C.TAX_MONEY, amount=-3),
@@ -100,7 +107,9 @@ def test_tax_on_money_counts_the_track_only():
 
 
 def test_tax_on_goods_behind_the_screen():
-    events, state = _draw(C.TAX_GOODS, hands=[[lux(0, 0), lux(0, 1)], [daily(0, 0)]])
+    events, state = _draw(
+        C.TAX_GOODS, hands=[[lux(0, 0), lux(0, 1)], [daily(0, 0)]], cards=[NO_ANY_TIME, NO_ANY_TIME]
+    )
     assert [e.amount for e in events if isinstance(e, OrderExecuted)] == [-3, -1]
     assert state.track == [23, 29]
 
@@ -111,14 +120,20 @@ def test_tax_on_branches():
 
 
 def test_taxes_break_a_coin():
-    _events, state = _draw(C.TAX_GOODS, hands=[[], [lux(0, 0), lux(0, 1)]], track=[30, 1], coins=[0, 1])
+    _events, state = _draw(
+        C.TAX_GOODS,
+        hands=[[], [lux(0, 0), lux(0, 1)]],
+        track=[30, 1],
+        coins=[0, 1],
+        cards=[NO_ANY_TIME, NO_ANY_TIME],
+    )
     assert (state.track[1], state.coins[1]) == (49, 0)
 
 
 def test_a_track_down_to_exactly_0_keeps_the_coin_and_owes_no_money_tax():
     # "1. Sell a Bundle of Goods": coins "may be exchanged" when the track drops to 0 -- the
     # player's option, which would only raise his money tax; he keeps the coin.
-    state = table(track=[4, 30], coins=[1, 0], bag=[RULER[C.TAX_MONEY]])
+    state = table(track=[4, 30], coins=[1, 0], bag=[RULER[C.TAX_MONEY]], cards=[NO_ANY_TIME, NO_ANY_TIME])
     after = (
         given_state(GAME, state)
         .when(0, PurchaseGood(slot=7))
@@ -138,15 +153,17 @@ def test_a_track_down_to_exactly_0_keeps_the_coin_and_owes_no_money_tax():
 
 def test_a_debt_below_0_is_forgiven_when_nothing_is_left():
     hand = [lux(g, 0) for g in range(4)] + [daily(0, 0)]
-    events, state = _draw(C.TAX_GOODS, hands=[[], hand], track=[30, 2], cards=[NO_LIQUIDITY, NO_LIQUIDITY])
+    events, state = _draw(C.TAX_GOODS, hands=[[], hand], track=[30, 2], cards=[NO_ANY_TIME, NO_ANY_TIME])
     assert OrderExecuted(seat=1, order=C.TAX_GOODS, amount=-5, forgiven=3) in events
     assert state.track[1] == 0 and state.coins[1] == 0
 
 
-def test_an_unused_liquidity_card_must_be_redeemed_first():
+def test_yangtze_2_an_unused_liquidity_card_must_be_redeemed_first():
+    # yangtze-2 redeemed the largest card without asking (yangtze-3: the player chooses,
+    # test_debts.py).
     hand = [lux(g, 0) for g in range(4)] + [daily(0, 0)]
     cards = [NO_LIQUIDITY, [*NO_LIQUIDITY, "liquidity_20", "liquidity_10"]]
-    events, state = _draw(C.TAX_GOODS, hands=[[], hand], track=[30, 2], cards=cards)
+    events, state = _draw(C.TAX_GOODS, version=YANGTZE_2, hands=[[], hand], track=[30, 2], cards=cards)
     assert events[3:5] == [
         LiquidityCardPlayed(seat=1, value=20, forced=True),
         OrderExecuted(seat=1, order=C.TAX_GOODS, amount=-5, forgiven=0),
@@ -154,12 +171,12 @@ def test_an_unused_liquidity_card_must_be_redeemed_first():
     assert state.track[1] == 17 and "liquidity_10" in state.cards[1] and state.liquidity_used[1] == [20]
 
 
-def test_a_debt_is_settled_with_the_largest_liquidity_cards_first():
-    # Rulers, additional notes: "he must redeem it to settle his debts".  Every unused card is
-    # worth 30 at the end, so the fewest, largest cards are redeemed: one 20 instead of 10 + 15.
+def test_yangtze_2_a_debt_is_settled_with_the_largest_liquidity_cards_first():
+    # Rulers, additional notes: "he must redeem it to settle his debts".  yangtze-2 chose for the
+    # player the fewest, largest cards: one 20 instead of 10 + 15 (yangtze-3: test_debts.py).
     hand = [lux(g, c) for g in range(4) for c in range(3)]
     cards = [NO_LIQUIDITY, [*NO_LIQUIDITY, *C.LIQUIDITY]]
-    state = table(hands=[[], hand], track=[30, 1], cards=cards, bag=[RULER[C.TAX_GOODS]])
+    state = table(hands=[[], hand], track=[30, 1], cards=cards, bag=[RULER[C.TAX_GOODS]], version=YANGTZE_2)
     after = (
         given_state(GAME, state)
         .when(0, PurchaseGood(slot=7))
@@ -182,10 +199,11 @@ def test_a_debt_is_settled_with_the_largest_liquidity_cards_first():
 
 def test_liquidity_redeemed_and_the_rest_forgiven():
     hand = [lux(g, c) for g in range(4) for c in range(3)] + [daily(0, c) for c in range(3)]
-    cards = [NO_LIQUIDITY, [*NO_LIQUIDITY, "liquidity_10"]]
+    cards = [NO_ANY_TIME, [*NO_ANY_TIME, "liquidity_10"]]
     events, state = _draw(C.TAX_GOODS, hands=[[], hand], track=[30, 1], cards=cards)
+    assert LiquidityCardPlayed(seat=1, value=10, forced=True) in events  # one card: no choice
     assert OrderExecuted(seat=1, order=C.TAX_GOODS, amount=-15, forgiven=4) in events
-    assert state.track[1] == 0 and state.cards[1] == NO_LIQUIDITY
+    assert state.track[1] == 0 and state.cards[1] == NO_ANY_TIME
 
 
 def test_return_a_good_is_mandatory_and_forgiven_without_goods():
@@ -277,7 +295,11 @@ def test_exchange_a_good_with_the_river():
 def test_repeat_another_rulers_order():
     placed = [RULER[C.TAX_GOODS], RULER[f"{C.BRANCH_INCOME}_1"]]
     _events, state = _draw(
-        C.REPEAT_ORDER, rulers=placed, hands=[[lux(0, 0)], []], branches=[[], [branch(1, 1)]]
+        C.REPEAT_ORDER,
+        rulers=placed,
+        hands=[[lux(0, 0)], []],
+        branches=[[], [branch(1, 1)]],
+        cards=[NO_ANY_TIME, NO_ANY_TIME],
     )
     moves = GAME.legal_moves(state, 0)
     assert [m for m in moves if isinstance(m, ChooseRuler)] == [ChooseRuler(spot=0), ChooseRuler(spot=1)]
