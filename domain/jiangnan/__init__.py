@@ -5,19 +5,21 @@ from domain.kernel import Game
 
 from . import rules
 from .commands import COMMANDS
+from .components import FILE
 from .components import components as _components
 from .describe import describe
 from .events import EVENTS
 from .evolve import evolve
 from .options import JiangnanOptions
 from .scoring import outcome
-from .state import State
+from .state import EARLIER_VERSIONS, RULES_VERSION, State
 from .view import JiangnanView, view
 
 GAME = Game(
     kind="jiangnan",
     title="Jiangnan: Life of Gentry",
-    rules_version="jiangnan-2",
+    rules_version=RULES_VERSION,
+    earlier_versions=EARLIER_VERSIONS,
     player_counts=(1, 2, 3, 4),
     options_type=JiangnanOptions,
     command_types=COMMANDS,
@@ -26,6 +28,7 @@ GAME = Game(
     view_type=JiangnanView,
     initial=rules.initial,
     setup=rules.setup,
+    setup_under=rules.setup,
     decide=rules.decide,
     evolve=evolve,
     to_act=rules.to_act,
@@ -33,6 +36,7 @@ GAME = Game(
     view=view,
     outcome=outcome,
     components=_components,
+    component_file=FILE,
     describe=describe,
     summary=(
         "Literati of Ming-dynasty Jiangnan publish works, hire muses and follow the city's trends "

@@ -107,6 +107,13 @@ class ActivateAssistant(JiangnanCommand, frozen=True):
     assistant: str
 
 
+class TakeServantIncome(JiangnanCommand, frozen=True):
+    """Personal Income d./e. (jiangnan-3): take the Coins for your Servants in the Teahouse or the
+    VP for those in the Tavern now; what is not taken is taken when you end your income."""
+
+    district: str
+
+
 class EndIncome(JiangnanCommand, frozen=True):
     pass
 
@@ -213,4 +220,5 @@ COMMANDS = (
     ChooseShop,
     SendVassal,
     DiscardTile,
+    TakeServantIncome,
 )

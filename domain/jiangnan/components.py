@@ -1,514 +1,465 @@
-"""Jiangnan: Life of Gentry — component data (rulebook "Components", "Game Setup", lists).
+"""Jiangnan: Life of Gentry — component data (rulebook "Components", "Game Setup", the lists).
 
-Everything a later chapter switches (board sides, shop sides, pointer side, tile sets, goal pools,
-final scoring overlay) is data here, chosen by chapter in :func:`chapter_setup`.  Every value the
-rulebook does not print is marked ``# assumed:`` and listed in docs/games/jiangnan.md.
+Every value lives in ``components.json`` next to this module, one entry per tile, card, track or
+table, each saying whether the rulebook prints it (and where) or what the assumption rests on
+(``printed`` / ``source``, :class:`domain.kernel.Entry`).  The file is decoded at import into the
+typed entries below, whose ``__post_init__`` checks the counts the rulebook prints and every
+reference between entries; the names the rules use (``ACTION_TILES``, ``PORTFOLIOS``, ...) are
+built from it.  Everything a later chapter switches (board sides, shop sides, pointer side, tile
+sets, goal pools, final scoring overlay) is data here, chosen by chapter in :func:`chapter_setup`.
 """
 
 from __future__ import annotations
 
-IDEAS = ("drama", "novel", "painting")
+from collections import Counter
+from typing import Any
+
+import msgspec
+
+from domain.kernel import ComponentFile, Entry
+
+
+# --- the entries of the data file -------------------------------------------------------------
+class Names(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A printed vocabulary (Idea types, districts, trends...)."""
+
+    names: list[str]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _unique(self.names, "names")
+
+
+class Number(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    value: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.value < 0:
+            raise ValueError("a count is never negative")
+
+
+class PlayerSetup(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What each player starts with (setup steps 10-14)."""
+
+    coins: int
+    spirit: int
+    ideas: int
+    """Idea Tiles of each type."""
+    scholars: int
+    player_markers: int
+    servants: int
+    track: int
+    """Spaces on the Action Track."""
+
+
+class Costs(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    costs: dict[str, int]
+
+
+class Board(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A double-sided District Board: its districts left to right, the rule of its side B."""
+
+    id: str
+    districts: list[str]
+    side_b: str
+    earlier_rules: dict[str, list[str]] = {}  # noqa: RUF012 - msgspec copies a mutable default
+    """The board's districts under an earlier rules version (games set up then keep them)."""
+
+
+class ActionTile(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    age: int
+    """0 for a Starting Action Tile."""
+    advanced: bool = False
+    """Red script (Chapters 3-6)."""
+    districts: list[str]
+    bonus: list[str]
+    """The Discard Bonus icons."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not 1 <= len(self.districts) <= 2 or not self.bonus:
+            raise ValueError(f"action tile {self.id}: 1 or 2 districts and a Discard Bonus")
+        if (len(self.districts) == 2) != (self.age >= 3):
+            raise ValueError(f"action tile {self.id}: Age 3 and 4 tiles show 2 districts, Ages 1 and 2 one")
+
+
+class DraftCount(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Action Tiles placed on the Upkeep board, by player count, for one side of the board."""
+
+    side: str
+    by_players: dict[int, int]
+
+
+class ByRound(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    ages: dict[int, int] = {}  # noqa: RUF012 - msgspec copies a mutable default
+    vp: dict[int, int] = {}  # noqa: RUF012 - msgspec copies a mutable default
+
+
+class Rounds(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    rounds: list[int]
+
+
+class PortfolioTypes(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    types: dict[str, str]
+    """The letter of a work's id and its type."""
+
+
+class Portfolio(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    title: str
+    age: int
+    cost: int
+    """Ideas of the Portfolio's type."""
+    payout: dict[str, int]
+    income: dict[str, int]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.age not in (1, 2) or self.cost <= 0:
+            raise ValueError(f"portfolio {self.id}: Age 1 or 2, a positive cost")
+
+
+class DisplayTiles(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    per_type: int
+    track: int
+    """Display Tiles on each Display Track."""
+
+
+class Character(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A double-sided Character Tile: Talent A<nn> on one side, Muse B<nn> on the other."""
+
+    number: int
+    name: str
+    talent_power: str | None
+    """The key of its Talent Power (``talent_powers``), None for A16-A20."""
+    assistant_power: str
+
+
+class TalentPower(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    key: str
+    text: str
+
+
+class MuseBonus(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    muse: str
+    bonus: list[str]
+
+
+class Pools(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    pools: dict[str, list[str]]
+
+
+class City(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    previous: str | None
+    """The city before it on its path from Jinling (None: next to Jinling)."""
+    cost: int
+    scenery: int
+
+
+class TravelTile(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    bonus: list[str]
+    """The City Bonus."""
+
+
+class Paths(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    paths: list[list[str]]
+
+
+class Shop(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+
+
+class Pointer(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    side: str
+    offsets: list[int]
+    """The Temple Fair spaces it points to, counted clockwise from its position."""
+
+
+class TrendTiles(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    tiles: list[list[str]]
+    """The two faces of each double-sided Scoring Trend Tile."""
+
+
+class Goal(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    kind: str
+    """What it counts (``table.metric``)."""
+    vp: list[int]
+    """VP per item for first and second place."""
+
+
+class Exam(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    degree: int
+    name: str
+    portfolios: int
+    ideas: int
+
+
+class Charm(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    requirement: str
+
+
+class FinalScoring(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    set_vp: int
+    assistant_vp: int
+    scenery_vp: int
+    ideas_per_vp: int
+    set_vp_b: int
+    """Advanced Final Scoring (overlay side B); assistants N squared, scenery 1+2+...+N."""
+
+
+class Chapter(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A Game Chapter's printed setup (every key but ``chapter`` is a free-configuration option)."""
+
+    chapter: int
+    map: str
+    talents: str
+    action_tiles: str
+    mixed_ages: bool
+    shops: str
+    pointer: str
+    goals: str
+    upkeep: str
+    overlay: str
+
+
+class JiangnanComponents(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The whole data file; ``__post_init__`` checks the printed counts and every reference."""
+
+    ideas: Names
+    districts: Names
+    bonus_icons: Names
+    trends: Names
+    difficulties: Names
+    player: PlayerSetup
+    fair_start: Number
+    spirit_max: Number
+    spirits_tiles: Number
+    scholar_spaces: Number
+    rest_spaces: Number
+    district_cost: Costs
+    boards: list[Board]
+    action_tiles: list[ActionTile]
+    draft_tiles: list[DraftCount]
+    refill_ages: ByRound
+    rounds: Number
+    draft_rounds: Rounds
+    bag_refill_rounds: Rounds
+    swap_round: Number
+    public_scoring: ByRound
+    portfolio_types: PortfolioTypes
+    portfolios: list[Portfolio]
+    display_tiles: DisplayTiles
+    characters: list[Character]
+    talent_powers: list[TalentPower]
+    muse_bonus: list[MuseBonus]
+    muse_display: Number
+    talent_pools: Pools
+    muses_with_talents: Names
+    cities: list[City]
+    travel_tiles: list[TravelTile]
+    fair_spaces: Number
+    passing_bonus: Paths
+    fair_moves: Costs
+    shops: list[Shop]
+    pointers: list[Pointer]
+    trend_tiles: TrendTiles
+    boats: Number
+    boat_spaces: Number
+    goals: list[Goal]
+    goal_pools: Pools
+    exams: list[Exam]
+    charms: list[Charm]
+    final_scoring: FinalScoring
+    b1_cost: Number
+    b5_coins: Number
+    captain_vp: Number
+    bot_paths: Paths
+    chapters: list[Chapter]
+
+    def __post_init__(self) -> None:
+        ideas, districts, icons = self.ideas.names, set(self.districts.names), set(self.bonus_icons.names)
+        # District boards: 3 boards, each district on exactly one (in every rules version).
+        if sorted(b.id for b in self.boards) != ["1", "2", "3"]:
+            raise ValueError("boards: 3 District Boards, ids 1, 2 and 3")
+        layouts = [[d for b in self.boards for d in b.districts]]
+        layouts += [
+            [d for b in self.boards for d in b.earlier_rules.get(v, b.districts)]
+            for v in {v for b in self.boards for v in b.earlier_rules}
+        ]
+        if any(sorted(layout) != sorted(districts) for layout in layouts):
+            raise ValueError("boards: the 6 districts, each on one board, in every rules version")
+        if sorted(b.side_b for b in self.boards) != ["artisans", "charm", "exam"]:
+            raise ValueError("boards: side B gives the exam, the artisans and the charm once each")
+        _subset(self.district_cost.costs, districts, "district_cost")
+        # Action Tiles (Components): 12 starting, basic 12/12/15/15, advanced 6 per Age.
+        _unique([t.id for t in self.action_tiles], "action_tiles")
+        counts = Counter((t.age, t.advanced) for t in self.action_tiles)
+        expected = {(0, False): 12, (1, False): 12, (2, False): 12, (3, False): 15, (4, False): 15}
+        expected |= {(age, True): 6 for age in (1, 2, 3, 4)}
+        if counts != Counter(expected):
+            raise ValueError(f"action_tiles: the Components count {expected}, the file has {dict(counts)}")
+        for t in self.action_tiles:
+            _subset(t.districts, districts, f"action tile {t.id}")
+            _subset(t.bonus, icons, f"action tile {t.id}")
+        for d in self.draft_tiles:
+            if sorted(d.by_players) != [1, 2, 3, 4, 5]:
+                raise ValueError(f"draft_tiles side {d.side}: a count for 1 to 5 players")
+        if sorted(d.side for d in self.draft_tiles) != ["A", "B"]:
+            raise ValueError("draft_tiles: side A and side B of the Upkeep board")
+        ages = {t.age for t in self.action_tiles}
+        if not set(self.refill_ages.ages.values()) <= ages or not set(self.refill_ages.ages) <= set(
+            self.draft_rounds.rounds
+        ):
+            raise ValueError("refill_ages: a refill in a drafting round, with an Age of Action Tiles")
+        # Portfolios (Components: 21 Age 1, 24 Age 2; List of Works: A/B/C 1-15).
+        _unique([p.id for p in self.portfolios], "portfolios")
+        if set(self.portfolio_types.types.values()) != set(ideas):
+            raise ValueError("portfolio_types: one letter per Idea type")
+        works = {f"{letter}{n}" for letter in self.portfolio_types.types for n in range(1, 16)}
+        if {p.id for p in self.portfolios} != works:
+            raise ValueError("portfolios: the 45 works of the List of Works")
+        if Counter(p.age for p in self.portfolios) != Counter({1: 21, 2: 24}):
+            raise ValueError("portfolios: 21 Age 1 and 24 Age 2 (Components)")
+        for p in self.portfolios:
+            _subset(p.payout, {"coin", "vp"}, f"portfolio {p.id} payout")
+            _subset(p.income, {"coin", "vp"}, f"portfolio {p.id} income")
+        # Characters A01-A20 / B01-B20, their Talent Powers and Muse bonuses.
+        if [c.number for c in self.characters] != list(range(1, 21)):
+            raise ValueError("characters: 20 Character Tiles, numbered 1 to 20")
+        keys = {t.key for t in self.talent_powers}
+        _unique([t.key for t in self.talent_powers], "talent_powers")
+        _subset([c.talent_power for c in self.characters if c.talent_power], keys, "characters")
+        muses = [f"B{c.number:02d}" for c in self.characters]
+        if [m.muse for m in self.muse_bonus] != muses:
+            raise ValueError("muse_bonus: one entry per Muse, B01 to B20")
+        for m in self.muse_bonus:
+            _subset(m.bonus, icons, f"muse {m.muse}")
+        talents = {f"A{c.number:02d}" for c in self.characters}
+        for name, pool in self.talent_pools.pools.items():
+            _subset(pool, talents, f"talent pool {name}")
+        _subset(self.muses_with_talents.names, set(muses), "muses_with_talents")
+        # Travel: 10 cities on paths from Jinling, 12 Travel Tiles.
+        cities = [c.id for c in self.cities]
+        _unique(cities, "cities")
+        if len(cities) != 10:
+            raise ValueError("cities: the 10 cities of the List of Cities")
+        _subset([c.previous for c in self.cities if c.previous], set(cities), "city paths")
+        _unique([t.id for t in self.travel_tiles], "travel_tiles")
+        if len(self.travel_tiles) != 12 or len(self.travel_tiles) < len(cities):
+            raise ValueError("travel_tiles: 12 Travel Tiles (Components), one for each city and 2 more")
+        for t in self.travel_tiles:
+            _subset(t.bonus, icons, f"travel tile {t.id}")
+        for path in self.bot_paths.paths:
+            _subset(path, set(cities), "bot_paths")
+        # Temple Fair: a ring of 6 spaces and paths, 12 Shop sides, 3 pointer sides.
+        spaces = self.fair_spaces.value
+        if len(self.passing_bonus.paths) != spaces or not 0 <= self.fair_start.value < spaces:
+            raise ValueError("temple fair: a Passing Bonus per path, the start on a space")
+        for bonus in self.passing_bonus.paths:
+            _subset(bonus, icons, "passing_bonus")
+        _unique([s.id for s in self.shops], "shops")
+        if len(self.shops) != 2 * spaces:
+            raise ValueError("shops: 6 double-sided Shop Tiles (sides A and B)")
+        if any(not 0 <= o < spaces for p in self.pointers for o in p.offsets):
+            raise ValueError("pointers: offsets are Temple Fair spaces")
+        # River: 6 boats, 15 double-sided Trend Tiles, 12 Scoring Goal Tiles A-L.
+        if len(self.trend_tiles.tiles) != 15:
+            raise ValueError("trend_tiles: 15 Public Scoring Trend Tiles (Components)")
+        trends = set(self.trends.names)
+        for faces in self.trend_tiles.tiles:
+            if len(faces) != 2 or faces[0] == faces[1]:
+                raise ValueError("trend_tiles: two different trends per tile")
+            _subset(faces, trends, "trend_tiles")
+        goals = [g.id for g in self.goals]
+        _unique(goals, "goals")
+        if len(goals) != 12 or any(len(g.vp) != 2 for g in self.goals):
+            raise ValueError("goals: 12 Scoring Goal Tiles, VP for first and second place")
+        for name, pool in self.goal_pools.pools.items():
+            _subset(pool, set(goals), f"goal pool {name}")
+            if len(pool) < 5:
+                raise ValueError(f"goal pool {name}: 5 tiles are revealed (Game Setup 9a)")
+        _unique([c.id for c in self.charms], "charms")
+        if len(self.charms) != 6:
+            raise ValueError("charms: 6 Charm Tiles (Components)")
+        if [e.degree for e in self.exams] != [1, 2]:
+            raise ValueError("exams: Juren (1), then Gongshi (2)")
+        # Game Chapters 1-6: every value one the free configuration accepts.
+        if [c.chapter for c in self.chapters] != list(range(1, 7)):
+            raise ValueError("chapters: Chapters 1 to 6")
+        for c in self.chapters:
+            _subset(
+                [c.talents, c.action_tiles, c.shops, c.pointer, c.goals, c.upkeep, c.overlay],
+                {*self.talent_pools.pools, "none", "basic", "advanced", "A", "B", "C", "random"}
+                | set(self.goal_pools.pools),
+                f"chapter {c.chapter}",
+            )
+
+
+def _unique(values: list[Any], what: str) -> None:
+    repeated = sorted(str(v) for v, n in Counter(values).items() if n > 1)
+    if repeated:
+        raise ValueError(f"{what}: {', '.join(repeated)} more than once")
+
+
+def _subset(values: Any, allowed: set[Any], what: str) -> None:
+    unknown = sorted(str(v) for v in values if v not in allowed)
+    if unknown:
+        raise ValueError(f"{what}: unknown {', '.join(unknown)}")
+
+
+FILE = ComponentFile(package="domain.jiangnan", filename="components.json", type=JiangnanComponents)
+DATA = FILE.load()
+
+# --- the names the rules use, built from the file ------------------------------------------------
+IDEAS = tuple(DATA.ideas.names)
 """Idea tiles: Dramas (red), Novels (yellow), Paintings (blue)."""
-
-DISTRICTS = ("society", "parlour", "teahouse", "travel", "tavern", "temple_fair")
-# assumed: left-to-right order of the six districts on boards A1-A2-A3 (the rulebook's District
-# Actions list order); the boat below district i is river position i.
-
+DISTRICTS = tuple(DATA.districts.names)
+"""The six districts (their board positions: ``board_districts``)."""
 REST = "rest"
-SCHOLAR_SPACES = 4
+SCHOLAR_SPACES = DATA.scholar_spaces.value
 """Each district's Scholar Track has 4 spaces."""
-REST_SPACES = 12  # assumed: the Rest Area holds every scholar that could rest (3 per player).
+REST_SPACES = DATA.rest_spaces.value
 
-START_COINS = 3
-START_SPIRIT = 4
-START_IDEAS = 1
-SCHOLARS = 3
-PLAYER_MARKERS = 5
-SERVANTS = 25
-TRACK_SIZE = 4
-SPIRIT_MAX = 6
-SPIRITS_TILES = 6
+START_COINS = DATA.player.coins
+START_SPIRIT = DATA.player.spirit
+START_IDEAS = DATA.player.ideas
+SCHOLARS = DATA.player.scholars
+PLAYER_MARKERS = DATA.player.player_markers
+SERVANTS = DATA.player.servants
+TRACK_SIZE = DATA.player.track
+SPIRIT_MAX = DATA.spirit_max.value
+SPIRITS_TILES = DATA.spirits_tiles.value
 
-DISTRICT_COST = {"parlour": 1, "tavern": 1}
+DISTRICT_COST = dict(DATA.district_cost.costs)
 """Parlour and Tavern: pay 1 Coin (you must be able to pay it to visit)."""
 
 # --- action tiles ---------------------------------------------------------------------------
-# Bonus tokens: coin, spirit, vp, drama, novel, painting.
-# assumed: the 12 starting action tiles (same in every colour): two per district, one bonus each.
 STARTING_TILES: dict[str, dict] = {
-    "S01": {"districts": ["society"], "bonus": ["coin"]},
-    "S02": {"districts": ["society"], "bonus": ["spirit"]},
-    "S03": {"districts": ["parlour"], "bonus": ["coin"]},
-    "S04": {"districts": ["parlour"], "bonus": ["painting"]},
-    "S05": {"districts": ["teahouse"], "bonus": ["novel"]},
-    "S06": {"districts": ["teahouse"], "bonus": ["spirit"]},
-    "S07": {"districts": ["travel"], "bonus": ["coin"]},
-    "S08": {"districts": ["travel"], "bonus": ["drama"]},
-    "S09": {"districts": ["tavern"], "bonus": ["coin"]},
-    "S10": {"districts": ["tavern"], "bonus": ["drama"]},
-    "S11": {"districts": ["temple_fair"], "bonus": ["painting"]},
-    "S12": {"districts": ["temple_fair"], "bonus": ["novel"]},
+    t.id: {"districts": list(t.districts), "bonus": list(t.bonus)} for t in DATA.action_tiles if t.age == 0
 }
-
-
-def _basic_tiles() -> dict[str, dict]:
-    # assumed: Age 1-2 basic tiles show one district (two tiles per district); Age 3-4 tiles show
-    # each of the 15 pairs of districts once; discard bonuses grow with the Age.
-    tiles: dict[str, dict] = {}
-    singles = [d for d in DISTRICTS for _ in range(2)]
-    age1 = [
-        "coin",
-        "spirit",
-        "novel",
-        "drama",
-        "painting",
-        "coin",
-        "spirit",
-        "vp",
-        "drama",
-        "novel",
-        "coin",
-        "painting",
-    ]
-    age2 = [
-        ["coin", "spirit"],
-        ["novel", "coin"],
-        ["drama", "spirit"],
-        ["painting", "coin"],
-        ["vp", "coin"],
-        ["novel", "drama"],
-        ["painting", "spirit"],
-        ["coin", "coin"],
-        ["drama", "painting"],
-        ["vp", "spirit"],
-        ["novel", "painting"],
-        ["coin", "vp"],
-    ]
-    for i, d in enumerate(singles):
-        tiles[f"1-{i + 1:02d}"] = {"districts": [d], "bonus": [age1[i]], "age": 1}
-        tiles[f"2-{i + 1:02d}"] = {"districts": [d], "bonus": list(age2[i]), "age": 2}
-    pairs = [[a, b] for i, a in enumerate(DISTRICTS) for b in DISTRICTS[i + 1 :]]
-    age3 = [
-        "coin",
-        "spirit",
-        "novel",
-        "drama",
-        "painting",
-        "vp",
-        "coin",
-        "spirit",
-        "novel",
-        "drama",
-        "painting",
-        "vp",
-        "coin",
-        "coin",
-        "spirit",
-    ]
-    age4 = [
-        ["coin", "vp"],
-        ["spirit", "vp"],
-        ["novel", "vp"],
-        ["drama", "vp"],
-        ["painting", "vp"],
-        ["coin", "coin"],
-        ["coin", "spirit"],
-        ["novel", "coin"],
-        ["drama", "coin"],
-        ["painting", "coin"],
-        ["vp", "vp"],
-        ["novel", "drama"],
-        ["drama", "painting"],
-        ["painting", "novel"],
-        ["spirit", "spirit"],
-    ]
-    for i, pair in enumerate(pairs):
-        tiles[f"3-{i + 1:02d}"] = {"districts": list(pair), "bonus": [age3[i]], "age": 3}
-        tiles[f"4-{i + 1:02d}"] = {"districts": list(pair), "bonus": list(age4[i]), "age": 4}
-    return tiles
-
-
-BASIC_TILES = _basic_tiles()
-ACTION_TILES: dict[str, dict] = {**STARTING_TILES, **BASIC_TILES}
+BASIC_TILES: dict[str, dict] = {
+    t.id: {"districts": list(t.districts), "bonus": list(t.bonus), "age": t.age}
+    for t in DATA.action_tiles
+    if t.age > 0 and not t.advanced
+}
+ADVANCED_TILES: dict[str, dict] = {
+    t.id: {"districts": list(t.districts), "bonus": list(t.bonus), "age": t.age, "advanced": True}
+    for t in DATA.action_tiles
+    if t.advanced
+}
+ACTION_TILES: dict[str, dict] = {**STARTING_TILES, **BASIC_TILES, **ADVANCED_TILES}
 
 
 def tiles_of_age(age: int) -> list[str]:
     return [t for t, d in BASIC_TILES.items() if d["age"] == age]
-
-
-DRAFT_TILES = {1: 6, 2: 6, 3: 9, 4: 12, 5: 15}
-"""Upkeep board side A: Action Tiles placed for drafting by player count."""
-
-# --- portfolio tiles ------------------------------------------------------------------------
-# ids from the List of Works: A = Paintings, B = Dramas, C = Novels.
-PORTFOLIO_TYPE = {"A": "painting", "B": "drama", "C": "novel"}
-
-
-def _portfolios() -> dict[str, dict]:
-    # assumed: works 1-7 of each type are Age 1 (21 tiles), 8-15 Age 2 (24 tiles) — the box's
-    # 21 + 24; costs, payouts and incomes below (Dramas: VP payout + Coin income; Novels: Coin
-    # payout + VP income paid with 1 Novel Idea; Paintings: Coins and VP, no income).
-    out: dict[str, dict] = {}
-    age1_cost = [2, 2, 3, 3, 3, 4, 4]
-    age2_cost = [4, 4, 5, 5, 5, 6, 6, 6]
-    for letter, kind in PORTFOLIO_TYPE.items():
-        for n in range(1, 16):
-            age = 1 if n <= 7 else 2
-            cost = age1_cost[n - 1] if age == 1 else age2_cost[n - 8]
-            if kind == "drama":
-                payout = {"vp": cost + age - 1}
-                income = {"coin": age}
-            elif kind == "novel":
-                payout = {"coin": cost + age - 1}
-                income = {"vp": age + 1}
-            else:
-                payout = {"coin": age, "vp": cost + age - 2}
-                income = {}
-            out[f"{letter}{n}"] = {"type": kind, "age": age, "cost": cost, "payout": payout, "income": income}
-    return out
-
-
-PORTFOLIOS = _portfolios()
-
-
-def portfolios_of_age(age: int) -> list[str]:
-    return [p for p, d in PORTFOLIOS.items() if d["age"] == age]
-
-
-# --- display tiles ----------------------------------------------------------------------------
-DISPLAY_TILES_PER_TYPE = 5
-DISPLAY_LENGTH = 3
-
-# --- characters (muse side) -------------------------------------------------------------------
-# assumed: muse bonuses (resources gained when placing a servant with the bonus).
-MUSE_BONUS: dict[str, list[str]] = {
-    "B01": ["spirit", "coin"],
-    "B02": ["coin", "coin"],
-    "B03": ["novel", "coin"],
-    "B04": ["painting", "painting"],
-    "B05": ["drama", "spirit"],
-    "B06": ["novel", "painting"],
-    "B07": ["vp", "coin"],
-    "B08": ["drama", "novel"],
-    "B09": ["drama", "drama"],
-    "B10": ["coin", "coin"],
-    "B11": ["vp", "vp"],
-    "B12": ["painting", "coin"],
-    "B13": ["spirit", "spirit"],
-    "B14": ["drama", "painting"],
-    "B15": ["novel", "spirit"],
-    "B16": ["novel", "novel"],
-    "B17": ["vp", "spirit"],
-    "B18": ["painting", "novel"],
-    "B19": ["coin", "vp"],
-    "B20": ["drama", "coin"],
-}
-MUSE_NAMES = {
-    "B01": "Tang Bohu",
-    "B02": "Xu Zhenqing",
-    "B03": "Zhu Zhishan",
-    "B04": "Wen Zhengming",
-    "B05": "Dong Xiaowan",
-    "B06": "Liu Rushi",
-    "B07": "Gu Hengbo",
-    "B08": "Bian Yujing",
-    "B09": "Li Xiangjun",
-    "B10": "Kou Baimen",
-    "B11": "Chen Yuanyuan",
-    "B12": "Ma Xianglan",
-    "B13": "Chun Mei",
-    "B14": "Xia Qing",
-    "B15": "Qiu Xiang",
-    "B16": "Dong Rui",
-    "B17": "Lin Daiyu",
-    "B18": "Xue Baochai",
-    "B19": "Qin Keqing",
-    "B20": "Jia Baoyu",
-}
-ASSISTANT_POWERS = {
-    "B01": "You may increase your Spirit Level by 2.",
-    "B02": "You may gain 1 Coin, plus 1 Coin for each of your Servants in the Teahouse district.",
-    "B03": "You may pay 1 Coin to activate a Shop the Special Action Pointer is pointing to.",
-    "B04": "You may gain 1 Painting Idea Tile.",
-    "B05": "You may move your Servant 1 space in the Temple Fair and gain the Passing Bonus (no Shop).",
-    "B06": "You may gain 1 Idea Tile of any type.",
-    "B07": "You may pay 2 Coins to place 1 of your Servant Markers on any Boat Tile.",
-    "B08": "You may exchange any 2 Idea Tiles you have for 2 Idea Tiles of any type(s).",
-    "B09": "You may gain 1 Drama Idea Tile.",
-    "B10": "You may gain 2 Coins.",
-    "B11": "You may gain 1 VP, plus 1 VP for each of your Servants in the Tavern district.",
-    "B12": "You may exchange 1 used or drafted Action Tile with one on your Action Track (or move one down).",
-    "B13": "You may pay 1 Coin to travel to a new city without paying the Travel Cost (no City Bonus).",
-    "B14": "You may pay 1 Coin to move 1 of your Servant Markers from a Boat Tile to another Boat.",
-    "B15": "You may pay 1 Coin to place an extra Servant Marker on any Muse Tile (no Muse Bonus).",
-    "B16": "You may gain 1 Novel Idea Tile.",
-    "B17": "You may pay 1 Coin to take 1 revealed Portfolio Tile in the Society district.",
-    "B18": "You may gain 1 facedown Portfolio Tile from the stack in the Society district.",
-    "B19": "You may gain 2 VP.",
-    "B20": "You may pay 2 Coins to publish 1 of your unpublished Portfolio Tiles (no Display Track).",
-}
-MUSE_DISPLAY = 4
-
-# --- travel -----------------------------------------------------------------------------------
-CITIES = ("A1", "A2", "A3", "B1", "B2", "C1", "C2", "C3", "D1", "D2")
-CITY_NAMES = {
-    "A1": "Yangzhou City",
-    "A2": "Twenty-Four Bridges",
-    "A3": "Tomb of Emperor Yang",
-    "B1": "Huangshan Mountains",
-    "B2": "Jingdezhen Town",
-    "C1": "Hangzhou City",
-    "C2": "Lake Xihu",
-    "C3": "Qiantang Tidal Bore",
-    "D1": "Lake Taihu",
-    "D2": "Suzhou City",
-}
-# Paths from Jinling: A1-A2-A3, B1-B2, C1-C2-C3, D1-D2 (the Travel example: with D1, A1-A3
-# travelled the next choices are C1, B1 and D2).  assumed: no links between paths.
-CITY_PREVIOUS = {
-    "A1": None,
-    "A2": "A1",
-    "A3": "A2",
-    "B1": None,
-    "B2": "B1",
-    "C1": None,
-    "C2": "C1",
-    "C3": "C2",
-    "D1": None,
-    "D2": "D1",
-}
-CITY_COST = {"A1": 1, "A2": 2, "A3": 3, "B1": 1, "B2": 2, "C1": 1, "C2": 2, "C3": 3, "D1": 1, "D2": 2}
-# assumed: travel costs grow with the distance from Jinling.
-CITY_SCENERY = dict.fromkeys(CITIES, 1)  # assumed: one Scenery symbol per city.
-# assumed: the 12 travel tiles' City Bonuses (10 are placed at random).
-TRAVEL_TILES = {
-    "T01": ["novel"],
-    "T02": ["novel"],
-    "T03": ["novel"],
-    "T04": ["painting"],
-    "T05": ["painting"],
-    "T06": ["painting"],
-    "T07": ["drama"],
-    "T08": ["drama"],
-    "T09": ["drama"],
-    "T10": ["portfolio"],
-    "T11": ["portfolio"],
-    "T12": ["special"],
-}
-
-# --- temple fair -------------------------------------------------------------------------------
-FAIR_SPACES = 6
-# assumed: passing bonus on path i, between space i and space i+1 clockwise (the Temple Fair
-# example: two paths passed give 1 Spirit and 1 Painting Idea).
-PASSING_BONUS = [["spirit"], ["painting"], ["coin"], ["drama"], ["vp"], ["novel"]]
-FAIR_START = 0  # assumed: every player's Temple Fair servant starts on space 0 (where pointer A points).
-FAIR_MOVES = {1: 0, 2: 1, 3: 2}
-"""Temple Fair: move 1 space for 0 Coins, 2 for 1, 3 for 2."""
-SHOPS_A = ("A1", "A2", "A3", "A4", "A5", "A6")
-SHOP_NAMES = {
-    "A1": "Printing Press",
-    "A2": "Peddler",
-    "A3": "Gift Shop",
-    "A4": "Boatman",
-    "A5": "Liquor Shop",
-    "A6": "Calligraphy Shop",
-}
-
-# --- river ------------------------------------------------------------------------------------
-TRENDS = ("drama", "assistant", "novel", "gold", "painting", "scenery")
-# assumed: the 15 double-sided Scoring Trend Tiles show each pair of the 6 trends once.
-TREND_TILES = [[a, b] for i, a in enumerate(TRENDS) for b in TRENDS[i + 1 :]]
-BOATS = 6
-BOAT_SPACES = (
-    4  # assumed: spaces per Boat Tile (the placement example uses 3; one per colour in a 4-player game).
-)
-GOALS = {
-    "A": "drama",
-    "B": "gold",
-    "C": "painting",
-    "D": "novel",
-    "E": "assistant",
-    "F": "scenery",
-}
-"""Scoring Goal Tiles A-F: first place 4 VP, second place 2 VP per item."""
-GOAL_VP = (4, 2)
-PUBLIC_SCORING = {2: 2, 4: 3, 6: 4}
-"""Public Scoring in rounds 2/4/6 at 2/3/4 VP per matching item."""
-REFILL_AGE = {1: 2, 2: 3, 3: 4}
-"""Refill Action Tiles in rounds 1-3 with the next Age (Round 2 -> Age 3 is printed in the Upkeep
-Events Example)."""
-# assumed: Round 1 refills with Age 2 and Round 3 with Age 4 (the icons are not in the text).
-DRAFT_ROUNDS = (1, 2, 3, 4)
-BAG_REFILL_ROUNDS = (2, 4)
-SWAP_ROUND = 3
-ROUNDS = 6
-
-# --- final scoring overlay side A --------------------------------------------------------------
-FINAL_SET_VP = 4
-FINAL_ASSISTANT_VP = 3
-FINAL_SCENERY_VP = 2
-FINAL_IDEAS_PER_VP = 3
-
-
-# --- chapters 2-6 and the advanced rules ------------------------------------------------------
-# Boards: the three double-sided District Boards.  assumed: board 1 holds Society and Parlour,
-# board 2 Teahouse and Travel, board 3 Tavern and Temple Fair (the Chapter 1 order A1-A2-A3).  The
-# side-B rules follow the chapters' texts: side B of board 1 = the Imperial Exam (Society), of
-# board 2 = Traveling Artisans (Travel), of board 3 = Charming Scholar (Parlour).
-BOARD_DISTRICTS = {"1": ["society", "parlour"], "2": ["teahouse", "travel"], "3": ["tavern", "temple_fair"]}
-BOARD_RULE = {"1": "exam", "2": "artisans", "3": "charm"}
-
-CHAPTERS: dict[int, dict] = {
-    1: {
-        "map": "A1-A2-A3",
-        "talents": "none",
-        "action_tiles": "basic",
-        "mixed_ages": False,
-        "shops": "A",
-        "pointer": "A",
-        "goals": "A-F",
-        "upkeep": "A",
-        "overlay": "A",
-    },
-    2: {
-        "map": "A1-A2-A3",
-        "talents": "four",
-        "action_tiles": "basic",
-        "mixed_ages": True,
-        "shops": "A",
-        "pointer": "A",
-        "goals": "G-L",
-        "upkeep": "A",
-        "overlay": "B",
-    },
-    3: {
-        "map": "A2-A3-B1",
-        "talents": "four",
-        "action_tiles": "advanced",
-        "mixed_ages": False,
-        "shops": "A",
-        "pointer": "A",
-        "goals": "A-F",
-        "upkeep": "B",
-        "overlay": "A",
-    },
-    4: {
-        "map": "A3-A1-B2",
-        "talents": "advanced",
-        "action_tiles": "advanced",
-        "mixed_ages": True,
-        "shops": "B",
-        "pointer": "B",
-        "goals": "A-F",
-        "upkeep": "B",
-        "overlay": "B",
-    },
-    5: {
-        "map": "A1-A2-B3",
-        "talents": "advanced",
-        "action_tiles": "advanced",
-        "mixed_ages": True,
-        "shops": "A",
-        "pointer": "C",
-        "goals": "G-L",
-        "upkeep": "A",
-        "overlay": "B",
-    },
-    6: {
-        "map": "B1-B2-B3",
-        "talents": "characters",
-        "action_tiles": "advanced",
-        "mixed_ages": True,
-        "shops": "random",
-        "pointer": "random",
-        "goals": "A-L",
-        "upkeep": "random",
-        "overlay": "random",
-    },
-}
-"""Game Chapters: the printed setup of each chapter (every key is also a free-configuration option)."""
-OPTION_VALUES = {
-    "talents": ("none", "four", "advanced", "characters"),
-    "action_tiles": ("basic", "advanced"),
-    "shops": ("A", "B", "random"),
-    "pointer": ("A", "B", "C", "random"),
-    "goals": ("A-F", "G-L", "A-L"),
-    "upkeep": ("A", "B", "random"),
-    "overlay": ("A", "B", "random"),
-}
-GOAL_POOLS = {"A-F": list("ABCDEF"), "G-L": list("GHIJKL"), "A-L": list("ABCDEFGHIJKL")}
-
-# Talents (the Talent side of the characters): A01-A04 the Four Great Talents; the Advanced Talent
-# Draft reveals 4 + N of A01-A16, the Advanced Character Draft 4 + N of A01-A20.
-TALENT_POOLS = {
-    "four": [f"A{n:02d}" for n in range(1, 5)],
-    "advanced": [f"A{n:02d}" for n in range(1, 17)],
-    "characters": [f"A{n:02d}" for n in range(1, 21)],
-}
-TALENT_POWER = {
-    "A01": "calm",
-    "A02": "patron",
-    "A03": "wanderer",
-    "A04": "acclaim",
-    "A05": "wanderer",
-    "A06": "royalty",
-    "A07": "captain",
-    "A08": "royalty",
-    "A09": "acclaim",
-    "A10": "frugal",
-    "A11": "patron",
-    "A12": "wealthy",
-    "A13": "charming",
-    "A14": "captain",
-    "A15": "charming",
-}
-# assumed: A16-A20 have no Talent Power (the List of Talent Powers stops at A15).
-TALENT_TEXT = {
-    "calm": "Hired assistants do not lower your Spirit Level during Upkeep.",
-    "patron": "Double the Coins (Teahouse) and VP (Tavern) for your Servants there, on visits and in Upkeep.",
-    "wanderer": (
-        "Double the Coins, Ideas, Spirit and VP of City Bonuses and Passing Bonuses (Travel, Temple Fair)."
-    ),
-    "acclaim": "Double the payout (Coins, VP) when you publish a Portfolio.",
-    "royalty": "Double the Upkeep income of your published Dramas and Novels.",
-    "captain": "You win ties on Boat Tiles; 3 VP each time you win first place when a boat is resolved.",
-    "frugal": "Pay 0 Coins whenever a district action costs Coins; visit any district with 0 Coins.",
-    "wealthy": "Start with 9 Coins and 3 Ideas of each type.",
-    "charming": "Society: take 1 more Portfolio or Idea. Parlour: place an extra Servant (no bonus).",
-}
-MUSES_WITH_TALENTS = [f"B{n:02d}" for n in range(5, 17)]
-"""Chapters 2-3: Muse Pool B05-B16 (A01-A04 are the talents)."""
-
-
-# Advanced Action Tiles (red script): 6 per Age, with the "Gain a Portfolio" and "Activate a Shop"
-# discard bonuses.  assumed: districts and bonuses below.
-def _advanced_tiles() -> dict[str, dict]:
-    tiles: dict[str, dict] = {}
-    pairs = [
-        ["society", "travel"],
-        ["parlour", "tavern"],
-        ["teahouse", "temple_fair"],
-        ["society", "tavern"],
-        ["parlour", "temple_fair"],
-        ["teahouse", "travel"],
-    ]
-    extra = ["coin", "spirit", "vp", "coin", "spirit", "vp"]
-    for i, d in enumerate(DISTRICTS):
-        icon = "portfolio" if i % 2 == 0 else "special"
-        tiles[f"1-A{i + 1}"] = {"districts": [d], "bonus": [icon], "age": 1, "advanced": True}
-        tiles[f"2-A{i + 1}"] = {"districts": [d], "bonus": [icon, extra[i]], "age": 2, "advanced": True}
-        tiles[f"3-A{i + 1}"] = {"districts": list(pairs[i]), "bonus": [icon], "age": 3, "advanced": True}
-        tiles[f"4-A{i + 1}"] = {
-            "districts": list(pairs[i]),
-            "bonus": [icon, extra[i]],
-            "age": 4,
-            "advanced": True,
-        }
-    return tiles
-
-
-ADVANCED_TILES = _advanced_tiles()
-ACTION_TILES.update(ADVANCED_TILES)
 
 
 def tile_pool(ages, advanced: bool) -> list[str]:
@@ -519,69 +470,163 @@ def tile_pool(ages, advanced: bool) -> list[str]:
     return out
 
 
-DRAFT_TILES_B = {1: 8, 2: 8, 3: 12, 4: 15, 5: 15}
+_DRAFT = {d.side: dict(d.by_players) for d in DATA.draft_tiles}
+DRAFT_TILES = _DRAFT["A"]
+"""Upkeep board side A: Action Tiles placed for drafting by player count."""
+DRAFT_TILES_B = _DRAFT["B"]
 """Upkeep board side B (Advanced Action Tiles): Action Tiles placed for drafting."""
 
-# Imperial Exam (Society side B): unpublished Portfolios discarded and Ideas paid per degree.
-EXAMS = {
-    1: {"name": "Juren", "portfolios": 2, "ideas": 6},
-    2: {"name": "Gongshi", "portfolios": 3, "ideas": 9},
+# --- portfolio tiles ------------------------------------------------------------------------
+PORTFOLIO_TYPE = dict(DATA.portfolio_types.types)
+"""ids from the List of Works: A = Paintings, B = Dramas, C = Novels."""
+PORTFOLIOS: dict[str, dict] = {
+    p.id: {
+        "type": PORTFOLIO_TYPE[p.id[0]],
+        "age": p.age,
+        "cost": p.cost,
+        "payout": dict(p.payout),
+        "income": dict(p.income),
+    }
+    for p in DATA.portfolios
 }
+PORTFOLIO_TITLES = {p.id: p.title for p in DATA.portfolios}
+
+
+def portfolios_of_age(age: int) -> list[str]:
+    return [p for p, d in PORTFOLIOS.items() if d["age"] == age]
+
+
+# --- display tiles ----------------------------------------------------------------------------
+DISPLAY_TILES_PER_TYPE = DATA.display_tiles.per_type
+DISPLAY_LENGTH = DATA.display_tiles.track
+
+# --- characters (muse side, talent side) --------------------------------------------------------
+MUSE_BONUS: dict[str, list[str]] = {m.muse: list(m.bonus) for m in DATA.muse_bonus}
+MUSE_NAMES = {f"B{c.number:02d}": c.name for c in DATA.characters}
+ASSISTANT_POWERS = {f"B{c.number:02d}": c.assistant_power for c in DATA.characters}
+MUSE_DISPLAY = DATA.muse_display.value
+TALENT_POWER = {f"A{c.number:02d}": c.talent_power for c in DATA.characters if c.talent_power}
+TALENT_TEXT = {t.key: t.text for t in DATA.talent_powers}
+TALENT_POOLS = {k: list(v) for k, v in DATA.talent_pools.pools.items()}
+"""The Talent drafts: four (A01-A04), advanced (A01-A16), characters (A01-A20)."""
+MUSES_WITH_TALENTS = list(DATA.muses_with_talents.names)
+"""Chapters 2-3: Muse Pool B05-B16 (A01-A04 are the talents)."""
+
+# --- travel -----------------------------------------------------------------------------------
+CITIES = tuple(c.id for c in DATA.cities)
+CITY_NAMES = {c.id: c.name for c in DATA.cities}
+CITY_PREVIOUS = {c.id: c.previous for c in DATA.cities}
+CITY_COST = {c.id: c.cost for c in DATA.cities}
+CITY_SCENERY = {c.id: c.scenery for c in DATA.cities}
+TRAVEL_TILES = {t.id: list(t.bonus) for t in DATA.travel_tiles}
+
+# --- temple fair -------------------------------------------------------------------------------
+FAIR_SPACES = DATA.fair_spaces.value
+PASSING_BONUS = [list(b) for b in DATA.passing_bonus.paths]
+"""The Passing Bonus on path i, between space i and space i+1 clockwise."""
+FAIR_START = DATA.fair_start.value
+FAIR_MOVES = {int(k): v for k, v in DATA.fair_moves.costs.items()}
+"""Temple Fair: move 1 space for 0 Coins, 2 for 1, 3 for 2."""
+SHOP_NAMES = {s.id: s.name for s in DATA.shops}
+SHOPS_A = tuple(s for s in SHOP_NAMES if s.startswith("A"))
+SHOPS_B = tuple(s for s in SHOP_NAMES if s.startswith("B"))
+POINTER_OFFSETS = {p.side: list(p.offsets) for p in DATA.pointers}
+"""Shops pointed at, from the pointer's position: A straight up; B 12 and 2 o'clock; C 12 and 6."""
+B1_COST = DATA.b1_cost.value
+B5_COINS = DATA.b5_coins.value
+
+# --- river ------------------------------------------------------------------------------------
+TRENDS = tuple(DATA.trends.names)
+TREND_TILES = [list(t) for t in DATA.trend_tiles.tiles]
+BOATS = DATA.boats.value
+BOAT_SPACES = DATA.boat_spaces.value
+GOALS = {g.id: g.kind for g in DATA.goals}
+"""Scoring Goal Tiles A-L and what they count."""
+GOAL_VPS = {g.id: (g.vp[0], g.vp[1]) for g in DATA.goals}
+"""First / second place VP per item."""
+GOAL_VP = GOAL_VPS["A"]
+GOAL_POOLS = {k: list(v) for k, v in DATA.goal_pools.pools.items()}
+PUBLIC_SCORING = dict(DATA.public_scoring.vp)
+"""Public Scoring in rounds 2/4/6 at 2/3/4 VP per matching item."""
+REFILL_AGE = dict(DATA.refill_ages.ages)
+"""Refill Action Tiles in rounds 1-3 with the next Age."""
+DRAFT_ROUNDS = tuple(DATA.draft_rounds.rounds)
+BAG_REFILL_ROUNDS = tuple(DATA.bag_refill_rounds.rounds)
+SWAP_ROUND = DATA.swap_round.value
+ROUNDS = DATA.rounds.value
+
+# --- final scoring overlay (side A; side B: Advanced Final Scoring) ---------------------------------
+FINAL_SET_VP = DATA.final_scoring.set_vp
+FINAL_ASSISTANT_VP = DATA.final_scoring.assistant_vp
+FINAL_SCENERY_VP = DATA.final_scoring.scenery_vp
+FINAL_IDEAS_PER_VP = DATA.final_scoring.ideas_per_vp
+FINAL_SET_VP_B = DATA.final_scoring.set_vp_b
+
+# --- chapters 2-6 and the advanced rules ------------------------------------------------------
+BOARD_RULE = {b.id: b.side_b for b in DATA.boards}
+"""The rule side B of each District Board gives (exam, artisans, charm)."""
+
+
+def board_districts(rules_version: str) -> dict[str, list[str]]:
+    """The districts of each District Board, left to right, for games set up under *rules_version*."""
+    return {b.id: list(b.earlier_rules.get(rules_version, b.districts)) for b in DATA.boards}
+
+
+BOARD_DISTRICTS = board_districts("")
+"""The current layout of each District Board."""
+
+_ENTRY_FIELDS = ("chapter", "printed", "source")
+CHAPTERS: dict[int, dict] = {
+    c.chapter: {k: v for k, v in msgspec.structs.asdict(c).items() if k not in _ENTRY_FIELDS}
+    for c in DATA.chapters
+}
+"""Game Chapters: the printed setup of each chapter (every key is also a free-configuration option)."""
+OPTION_VALUES = {
+    "talents": ("none", *TALENT_POOLS),
+    "action_tiles": ("basic", "advanced"),
+    "shops": ("A", "B", "random"),
+    "pointer": (*POINTER_OFFSETS, "random"),
+    "goals": tuple(GOAL_POOLS),
+    "upkeep": ("A", "B", "random"),
+    "overlay": ("A", "B", "random"),
+}
+
+# Imperial Exam (Society side B): unpublished Portfolios discarded and Ideas paid per degree.
+EXAMS = {e.degree: {"name": e.name, "portfolios": e.portfolios, "ideas": e.ideas} for e in DATA.exams}
 
 # Charming Scholar (Parlour side B): the 6 Charm Tiles.
-CHARMS = {
-    "A": "1 or more Servants in the Teahouse district",
-    "B": "1 or more Servants in the Tavern district",
-    "C": "1 or more Servants on the Boat Tile beneath the Parlour district",
-    "D": "your Temple Fair Servant is in a Shop the Special Action Pointer points to",
-    "E": "you have traveled at least once",
-    "F": "2 or more unpublished Portfolio Tiles",
-}
+CHARMS = {c.id: c.requirement for c in DATA.charms}
 
-# Temple Fair shops side B and the Special Action Pointer sides.
-SHOPS_B = ("B1", "B2", "B3", "B4", "B5", "B6")
-SHOP_NAMES.update(
-    {
-        "B1": "Printing Press",
-        "B2": "Peddler",
-        "B3": "Gift Shop",
-        "B4": "Boatman",
-        "B5": "Liquor Shop",
-        "B6": "Calligraphy Shop",
-    }
-)
-POINTER_OFFSETS = {"A": [0], "B": [0, 1], "C": [0, 3]}
-"""Shops pointed at, from the pointer's position: A straight up; B 12 and 2 o'clock; C 12 and 6."""
-B1_COST = 1
-B5_COINS = 5
-
-# Scoring Goal Tiles G-L (first / second place VP per item).
-GOALS.update(
-    {
-        "G": "spirit",
-        "H": "own_servants",
-        "I": "most_type",
-        "J": "least_type",
-        "K": "all_servants",
-        "L": "published",
-    }
-)
-GOAL_VPS = dict.fromkeys("ABCDEFGHI", (4, 2))
-GOAL_VPS.update({"J": (5, 3), "K": (3, 1), "L": (3, 1)})
-
-# Final Scoring Overlay side B (Advanced Final Scoring).
-FINAL_SET_VP_B = 5
-
-# 2 players: captain talent bonus, solo bot difficulty levels.
-CAPTAIN_VP = 3
-DIFFICULTIES = ("easy", "normal", "hard", "expert", "master", "nightmare", "inferno")
-BOT_PATHS = [["A1", "A2", "A3"], ["B1", "B2"], ["C1", "C2", "C3"], ["D1", "D2"]]
+CAPTAIN_VP = DATA.captain_vp.value
+"""Talents A07/A14: 3 VP each time they win first place when a boat is resolved."""
+DIFFICULTIES = tuple(DATA.difficulties.names)
+BOT_PATHS = [list(p) for p in DATA.bot_paths.paths]
 """The Bot travels Path A, B, C and D in this order, a whole path per Travel action."""
 
 
 def chapter_setup(chapter: int) -> dict:
     """The printed setup of a chapter."""
     return dict(CHAPTERS[chapter])
+
+
+def provenance() -> dict[str, Any]:
+    """Where each entry's values come from: ``{section: {"printed", "source"}}`` for the single
+    entries, ``{section: {id: {...}}}`` for the lists (``assumed`` entries have ``printed`` false)."""
+    out: dict[str, Any] = {}
+    for name in JiangnanComponents.__struct_fields__:
+        value = getattr(DATA, name)
+        if isinstance(value, list):
+            out[name] = {str(_entry_id(e)): {"printed": e.printed, "source": e.source} for e in value}
+        else:
+            out[name] = {"printed": value.printed, "source": value.source}
+    return out
+
+
+def _entry_id(entry: Entry) -> Any:
+    for field in ("id", "side", "number", "key", "muse", "degree", "chapter"):
+        if field in type(entry).__struct_fields__:
+            return getattr(entry, field)
+    raise AssertionError(type(entry).__name__)  # pragma: no cover - every list entry has an id
 
 
 def components() -> dict:
@@ -614,4 +659,7 @@ def components() -> dict:
         "exams": EXAMS,
         "goal_vp": GOAL_VPS,
         "assumed": "see docs/games/jiangnan.md",
+        "boards": BOARD_DISTRICTS,
+        "portfolio_titles": PORTFOLIO_TITLES,
+        "provenance": provenance(),
     }

@@ -40,6 +40,7 @@ from .events import (
     ResourcesChanged,
     ScholarPlaced,
     ScholarsRecovered,
+    ServantIncomeTaken,
     ServantOnMuse,
     SpiritConsumed,
     SpiritsTileTaken,
@@ -62,8 +63,8 @@ from .state import State
 def describe(state: State, event) -> str:
     who = f"Seat {getattr(event, 'seat', '?')}"
     match event:
-        case GameSetUp(players=n, chapter=ch):
-            return f"Chapter {ch} set up for {n} player{'s' if n > 1 else ''}"
+        case GameSetUp(players=n, chapter=ch, rules_version=rules):
+            return f"Chapter {ch} set up for {n} player{'s' if n > 1 else ''} (rules {rules})"
         case Configured():
             return "Setup configured: " + ", ".join(
                 f"{k}={v}" for k, v in msgspec.structs.asdict(event.cfg).items()
@@ -152,6 +153,8 @@ def describe(state: State, event) -> str:
             return f"{who} activates {a}"
         case NovelIncomeActivated(portfolio=pid):
             return f"{who} activates the income of {pid}"
+        case ServantIncomeTaken(district=d):
+            return f"{who} takes the income of their Servants in the {d}"
         case ActionTileSwapped(tile=tile):
             return f"{who} moves {tile} to the Action Track"
         case ActionTileDrafted(tile=tile):

@@ -1,11 +1,13 @@
-"""Jiangnan events: facts in the past tense.  Random outcomes are in the events; a tile drawn
-from a player's bag is seen only by its owner."""
+"""Jiangnan events: facts in the past tense.  Random outcomes are in the events.  Every event is
+public: "The contents of your draw bag is hidden information. Everything else you have is public",
+and a tile drawn from a bag lies on the Action Track at once (the views still show a bag's
+contents to its owner only)."""
 
 from __future__ import annotations
 
-from domain.kernel import Event, Seat
+from domain.kernel import Event
 
-from .state import Config, Frame
+from .state import UNRECORDED, Config, Frame
 
 
 class JiangnanEvent(Event, frozen=True, tag=lambda name: f"jiangnan.{name}"):
@@ -27,17 +29,17 @@ class GameSetUp(JiangnanEvent, frozen=True):
     goals: list[str]
     boat_trends: list[list[str]]
     portfolio_stack: list[str]
+    rules_version: str = UNRECORDED
+    """The rules version the game is set up under (absent from jiangnan-2 records)."""
 
 
 class ActionTileDrawn(JiangnanEvent, frozen=True):
+    """A tile drawn from the owner's bag onto the Action Track (Player Turn 4), public like the
+    track ("Everything else you have is public information").  jiangnan-2 recorded it as the
+    owner's only, redacted to ``tile=None``: old records still hold that form."""
+
     seat: int
     tile: str | None = None
-
-    def visible_to(self) -> tuple[Seat, ...] | None:
-        return (self.seat,)
-
-    def redacted(self) -> Event | None:
-        return ActionTileDrawn(seat=self.seat, tile=None)
 
 
 class PortfolioRevealed(JiangnanEvent, frozen=True):
@@ -206,6 +208,14 @@ class NovelIncomeActivated(JiangnanEvent, frozen=True):
     portfolio: str
 
 
+class ServantIncomeTaken(JiangnanEvent, frozen=True):
+    """Personal Income d./e.: the Teahouse Coins or the Tavern VP for the player's Servants on that
+    Display Track, at the moment the player chose (jiangnan-3)."""
+
+    seat: int
+    district: str
+
+
 class ActionTileSwapped(JiangnanEvent, frozen=True):
     seat: int
     tile: str
@@ -344,6 +354,7 @@ EVENTS = (
     TrendChosen,
     AssistantActivated,
     NovelIncomeActivated,
+    ServantIncomeTaken,
     ActionTileSwapped,
     ActionTileDrafted,
     ScholarsRecovered,

@@ -11,6 +11,7 @@ from typing import Any
 from .components import (
     BOAT_SPACES,
     DISPLAY_TILES_PER_TYPE,
+    FAIR_START,
     IDEAS,
     MUSE_DISPLAY,
     REST,
@@ -57,6 +58,7 @@ from .events import (
     ResourcesChanged,
     ScholarPlaced,
     ScholarsRecovered,
+    ServantIncomeTaken,
     ServantOnMuse,
     SpiritConsumed,
     SpiritsTileTaken,
@@ -303,6 +305,10 @@ def _novel_income_activated(s: State, e: NovelIncomeActivated) -> None:
     s.p[e.seat].income_used.append(e.portfolio)
 
 
+def _servant_income_taken(s: State, e: ServantIncomeTaken) -> None:
+    s.p[e.seat].income_used.append(e.district)
+
+
 def _action_tile_swapped(s: State, e: ActionTileSwapped) -> None:
     tile, slot = e.tile, e.slot
     p = s.p[e.seat]
@@ -416,6 +422,7 @@ def _final_scored(s: State, e: FinalScored) -> None:
 
 
 def _game_set_up(s: State, e: GameSetUp) -> None:
+    s.rules_version = e.rules_version
     s.players = e.players
     s.chapter = e.chapter
     s.districts = list(e.districts)
@@ -426,6 +433,7 @@ def _game_set_up(s: State, e: GameSetUp) -> None:
             spirit=START_SPIRIT,
             ideas=dict.fromkeys(IDEAS, START_IDEAS),
             bag=sorted(STARTING_TILES),
+            fair=FAIR_START,
         )
         for _ in range(e.players)
     ]
@@ -543,6 +551,7 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
     TrendChosen: _trend_chosen,
     AssistantActivated: _assistant_activated,
     NovelIncomeActivated: _novel_income_activated,
+    ServantIncomeTaken: _servant_income_taken,
     ActionTileSwapped: _action_tile_swapped,
     ActionTileDrafted: _action_tile_drafted,
     ScholarsRecovered: _scholars_recovered,

@@ -10,6 +10,7 @@ from msgspec import Meta
 from domain.kernel import InvalidOptions, Options
 
 from . import components as C
+from .state import RULES_VERSION
 
 
 class JiangnanOptions(Options, frozen=True, kw_only=True):
@@ -64,8 +65,9 @@ class JiangnanOptions(Options, frozen=True, kw_only=True):
     ] = "easy"
 
 
-def resolve(options: JiangnanOptions) -> dict[str, Any]:
-    """The chapter's setup with the free-configuration overrides, checked (rulebook constraints)."""
+def resolve(options: JiangnanOptions, rules_version: str = RULES_VERSION) -> dict[str, Any]:
+    """The chapter's setup with the free-configuration overrides, checked (rulebook constraints);
+    the District Boards laid out as *rules_version* lays them out."""
     if options.players not in (1, 2, 3, 4):
         raise InvalidOptions("Jiangnan is played by 1 to 4 players")
     if options.chapter not in C.CHAPTERS:
@@ -95,7 +97,8 @@ def resolve(options: JiangnanOptions) -> dict[str, Any]:
         or sorted(x[1] for x in parts) != ["1", "2", "3"]
     ):
         raise InvalidOptions("map must name the 3 district boards with their sides, e.g. A2-A3-B1")
-    out["districts"] = [d for x in parts for d in C.BOARD_DISTRICTS[x[1]]]
+    boards = C.board_districts(rules_version)
+    out["districts"] = [d for x in parts for d in boards[x[1]]]
     out["sides"] = {C.BOARD_RULE[x[1]]: x[0] == "B" for x in parts}
     if options.variant and options.players != 2:
         raise InvalidOptions("the advanced variant is a 2-player rule")
@@ -103,4 +106,40 @@ def resolve(options: JiangnanOptions) -> dict[str, Any]:
         raise InvalidOptions(f"difficulty must be one of {', '.join(C.DIFFICULTIES)}")
     if options.difficulty != "easy" and options.players != 1:
         raise InvalidOptions("difficulty levels are for the solo Bot")
+    if rules_version != "jiangnan-2":  # jiangnan-3: a configuration whose Upkeep board cannot be filled
+        for side in ("A", "B") if out["upkeep"] == "random" else (out["upkeep"],):
+            why = unfillable(options.players, out["action_tiles"] == "advanced", out["mixed_ages"], side)
+            if why is not None:
+                prefix = "upkeep random may draw side B: " if out["upkeep"] == "random" else ""
+                raise InvalidOptions(prefix + why)
     return out
+
+
+def unfillable(players: int, advanced: bool, mixed_ages: bool, side: str) -> str | None:
+    """Why the Upkeep board cannot be filled as the rules say, or None.  Game Setup 7 and Upkeep
+    Events a place a fixed number of Action Tiles (side A 6/9/12, side B 8/12/15 for 1-2/3/4
+    players) at setup and in Rounds 1-3, so that "Each player will draft 3 new Action Tiles per
+    round"; Mixed Ages Drafting takes the setup and Round 1 tiles from one silver bag (Ages 1+2) and
+    the Round 2 and 3 tiles from one gold bag (Ages 3+4)."""
+    count = (C.DRAFT_TILES if side == "A" else C.DRAFT_TILES_B)[players]
+    fills = [1, *(C.REFILL_AGE[r] for r in sorted(C.REFILL_AGE))]  # the Age of each fill
+    tiles = "basic and advanced" if advanced else "basic"
+    if mixed_ages:
+        for name, ages in (("silver", [1, 2]), ("gold", [3, 4])):
+            needed = count * sum(1 for age in fills if age in ages)
+            have = len(C.tile_pool(ages, advanced))
+            if have < needed:
+                return (
+                    f"Mixed Ages Drafting: side {side} of the Upkeep board places {count} Action Tiles "
+                    f"at {players} players, {needed} from the {name} bag, which holds {have} {tiles} "
+                    "tiles (use side A, or the advanced tiles)"
+                )
+        return None
+    for age in sorted(set(fills)):
+        have = len(C.tile_pool([age], advanced))
+        if have < count:
+            return (
+                f"side {side} of the Upkeep board places {count} Action Tiles at {players} players, "
+                f"but there are {have} {tiles} Age {age} tiles (use side A, or the advanced tiles)"
+            )
+    return None

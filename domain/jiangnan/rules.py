@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel import GameOver, NotYourTurn, Rng, RuleViolation
+from domain.kernel import GameOver, InvalidOptions, NotYourTurn, Rng, RuleViolation
 
 from . import assistants, districts, shops, society, turn, upkeep, vassals
 from . import components as C
@@ -21,7 +21,7 @@ from .commands import ExchangeIdeas, JiangnanCommand, Pass, TakeIdeas, TakePortf
 from .events import SpiritsTileUsed
 from .options import JiangnanOptions
 from .play import Play, Step, gain, refusal
-from .state import Frame, State
+from .state import EARLIER_VERSIONS, RULES_VERSION, Frame, State
 from .table import to_act
 
 STEPS: dict[str, Step] = {
@@ -58,9 +58,14 @@ initial = game_setup.initial
 __all__ = ["JiangnanOptions", "decide", "initial", "legal_moves", "setup", "to_act", "why_not"]
 
 
-def setup(options: JiangnanOptions, rng: Rng) -> list[Any]:
-    """Game Setup, up to the first decision (the starting Portfolios)."""
-    c = game_setup.opening(options, rng)
+def setup(options: JiangnanOptions, rng: Rng, rules_version: str = RULES_VERSION) -> list[Any]:
+    """Game Setup, up to the first decision (the starting Portfolios), under *rules_version*: the
+    current rules, or an earlier version this code still judges (``Game.earlier_versions``), whose
+    opening it re-creates event for event (what a verifier replaying an old record needs)."""
+    if rules_version not in (RULES_VERSION, *EARLIER_VERSIONS):
+        known = ", ".join((RULES_VERSION, *EARLIER_VERSIONS))
+        raise InvalidOptions(f"this code sets games up under the rules versions {known}")
+    c = game_setup.opening(options, rng, rules_version)
     advance(c)
     return c.events
 

@@ -6,7 +6,7 @@ from domain.kernel import Outcome, Standing, lead, rank, winners
 
 from . import components as C
 from .state import State
-from .table import boat_ranking, boat_servants, level, metric, scorers
+from .table import boat_ranking, boat_servants, level, metric, power, scorers, since
 
 
 def final_scoring(s: State) -> list[dict[str, int]]:
@@ -22,7 +22,12 @@ def final_scoring(s: State) -> list[dict[str, int]]:
             continue
         goal = s.boats[boat].goal
         kind = C.GOALS[goal]
-        for place, seat in enumerate(boat_ranking(s, boat)[:2]):
+        ranking = boat_ranking(s, boat)
+        if ranking and power(s, ranking[0]) == "captain" and since(s, "jiangnan-3"):
+            # A07/A14: "Each time you win first place for boat resolution, you gain 3 VP" - the goal
+            # boats are resolved too ("Resolve the 5 Boat Tiles"); jiangnan-2 paid trend boats only.
+            out[ranking[0]]["boat talent"] = out[ranking[0]].get("boat talent", 0) + C.CAPTAIN_VP
+        for place, seat in enumerate(ranking[:2]):
             if kind == "own_servants":  # H: each of their own Servants on this boat
                 amount = boat_servants(s, boat, seat)
             elif kind == "all_servants":  # K: each Servant of any player on this boat

@@ -24,7 +24,7 @@ from .events import (
 )
 from .options import JiangnanOptions, resolve
 from .play import Play, Step, draw_tile, refusal
-from .state import Config, Frame, State, new_state
+from .state import RULES_VERSION, Config, Frame, State, new_state
 
 
 def initial(options: JiangnanOptions) -> State:
@@ -32,12 +32,13 @@ def initial(options: JiangnanOptions) -> State:
     return new_state()
 
 
-def opening(options: JiangnanOptions, rng: Rng) -> Play:
+def opening(options: JiangnanOptions, rng: Rng, rules_version: str = RULES_VERSION) -> Play:
     """Game Setup: District Boards (1), Portfolio Tiles 4 + N revealed (2), Display Tiles 3 + 3 (3),
     Shop Tiles and Pointer (4), Travel Tiles (5), Muse stack and 4 Muses (6), Upkeep Board Action
     Tiles 6/9/12 (7), River Boards, Scoring Goal Tiles and Boat trends (9a-c); the players (10-14);
-    the chapter's Additional Rules (Game Chapters) and the Solo Bot setup."""
-    r = resolve(options)
+    the chapter's Additional Rules (Game Chapters) and the Solo Bot setup.  *rules_version* (the
+    current one, or an earlier one to re-create an old game's opening) is recorded in ``GameSetUp``."""
+    r = resolve(options, rules_version)
     n = options.players
     # Random sides are drawn first (never in a printed chapter 1-5 setup).
     upkeep = r["upkeep"] if r["upkeep"] != "random" else "AB"[rng.below(2)]
@@ -94,6 +95,7 @@ def opening(options: JiangnanOptions, rng: Rng) -> Play:
             goals=rng.sample(C.GOAL_POOLS[r["goals"]], 5),
             boat_trends=_boat_trends(rng),
             portfolio_stack=C.portfolios_of_age(1),
+            rules_version=rules_version,
         )
     )
     if cfg != Config() or n not in (3, 4):  # a plain Chapter 1 game of 3-4 players encodes as jiangnan-1

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import msgspec
 
+RULES_VERSION = "jiangnan-3"
+"""The rules this code sets new games up under."""
+EARLIER_VERSIONS = ("jiangnan-2",)
+"""Earlier rules versions this code still judges: a game set up under one finishes under it."""
+UNRECORDED = "jiangnan-2"
+"""The version of a game whose setup event records none (the field came with jiangnan-3)."""
+
 
 class Player(msgspec.Struct, kw_only=True, omit_defaults=True):
     # The fields of rules version jiangnan-1 are required (always encoded); the later ones have
@@ -129,6 +136,9 @@ class State(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Charm Tiles still to come; the bottom one (the last) comes into play next."""
     tile_pool: list[str] = []
     """Mixed Ages Drafting: the silver or gold draw bag of Action Tiles for the Upkeep board."""
+    rules_version: str = UNRECORDED
+    """The rules version the game was set up under (``GameSetUp.rules_version``); the rules changed since
+    read it (``table.since``), so a game finishes under the rules it started with."""
 
     @property
     def cfg(self) -> Config:

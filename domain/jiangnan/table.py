@@ -15,6 +15,16 @@ IDEA_PAIRS = [list(pair) for pair in combinations_with_replacement(C.IDEAS, 2)]
 """Every choice of 2 Idea Tiles of any type(s), sorted (Society 3c, Assistant B08)."""
 
 
+def since(s: State, rules_version: str) -> bool:
+    """Whether the game was set up under *rules_version* or later (``State.rules_version``): a rule fixed
+    in that version applies, a game set up before keeps the rule it started with."""
+    return _number(s.rules_version) >= _number(rules_version)
+
+
+def _number(rules_version: str) -> int:
+    return int(rules_version.rsplit("-", 1)[1])
+
+
 def to_act(state: State) -> list[int]:
     """The seat of the pending decision (one decision at a time)."""
     if state.finished or not state.steps:

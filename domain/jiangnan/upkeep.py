@@ -11,7 +11,7 @@ from domain.kernel import RuleViolation
 from . import components as C
 from .assistants import activate, activation_refusal
 from .bot import bot_income
-from .commands import ActivateAssistant, ActivateNovel, ChooseTrend, DraftTile, EndIncome
+from .commands import ActivateAssistant, ActivateNovel, ChooseTrend, DraftTile, EndIncome, TakeServantIncome
 from .events import (
     ActionTileDrafted,
     Age2Swapped,
@@ -26,6 +26,7 @@ from .events import (
     PointerRotated,
     PublicScored,
     ScholarsRecovered,
+    ServantIncomeTaken,
     SpiritConsumed,
     SpiritsTileUsed,
     TilePoolSet,
@@ -37,14 +38,18 @@ from .play import Play, Step, draw_tile, gain, refusal
 from .portfolios import replenish_display
 from .scoring import final_scoring
 from .state import Frame, State
-from .table import boat_ranking, metric, power, river_boats, scorers, servants_on_display
+from .table import boat_ranking, metric, power, river_boats, scorers, servants_on_display, since
 
 
 # --- 1. Personal Income -------------------------------------------------------------------------------
 def phase_income(c: Play) -> None:
-    """Player by player in turn order; the automatic incomes first (more Coins earlier never hurts):
-    a. Dramas' Coins, d./e. Teahouse Coins and Tavern VP per Servant on their Display Tracks; then
-    b. Novels and c. Assistant Powers, one activation at a time."""
+    """Player by player in turn order.  "Each tile may only be activated once per round. You may
+    activate them in any order to your benefit": a. the Dramas' Coins are taken first (more Coins
+    earlier never hurts, and a Drama published later pays at once); b. Novels, c. Assistant Powers
+    and (jiangnan-3) d./e. the Teahouse Coins and Tavern VP for the Servants on their Display
+    Tracks are then taken one at a time, in the order the player chooses - a Servant added to a
+    Display Track by an Assistant Power (B03 -> Shop B1) earns its income if taken after it.
+    jiangnan-2 paid d./e. at once, with a."""
     s = c.state
     if s.income_pos >= len(s.order):
         c.emit(PhaseBegan(phase="boats", round=s.round))
@@ -56,13 +61,34 @@ def phase_income(c: Play) -> None:
         bot_income(c, seat)
         return
     royal = 2 if power(s, seat) == "royalty" else 1  # A06/A08: double Drama and Novel income
-    patron = 2 if power(s, seat) == "patron" else 1  # A02/A11: double servant income
     coins = sum(C.PORTFOLIOS[pid]["income"].get("coin", 0) for pid in p.published)
     gain(c, seat, {"coin": royal * coins}, "drama income")
-    gain(c, seat, {"coin": patron * servants_on_display(s, "teahouse", seat)}, "teahouse servants")
-    gain(c, seat, {"vp": patron * servants_on_display(s, "tavern", seat)}, "tavern servants")
+    legacy = not since(s, "jiangnan-3")
+    if legacy:  # jiangnan-2: d./e. at once
+        for district in SERVANT_INCOME:
+            take_servant_income(c, seat, district)
     if any(_income_check(s, seat, None, m) is None for m in _activations(s, seat)):
         c.push("income", seat)
+    elif not legacy:  # nothing can change the Display Tracks any more: the order does not matter
+        for district in SERVANT_INCOME:
+            take_servant_income(c, seat, district)
+
+
+SERVANT_INCOME = {"teahouse": "coin", "tavern": "vp"}
+"""d. 1 Coin per Servant in the Teahouse, e. 1 VP per Servant in the Tavern."""
+
+
+def take_servant_income(c: Play, seat: int, district: str) -> None:
+    """d./e.: the income of the player's Servants on the district's Display Track (A02/A11:
+    doubled), once per round."""
+    s = c.state
+    count = servants_on_display(s, district, seat)
+    if since(s, "jiangnan-3"):
+        if count == 0 or district in s.p[seat].income_used:
+            return
+        c.emit(ServantIncomeTaken(seat=seat, district=district))
+    patron = 2 if power(s, seat) == "patron" else 1  # A02/A11: double servant income
+    gain(c, seat, {SERVANT_INCOME[district]: patron * count}, f"{district} servants")
 
 
 def _activations(s: State, seat: int) -> list[Any]:
@@ -74,11 +100,13 @@ def _activations(s: State, seat: int) -> list[Any]:
 
 
 def _income_candidates(s: State, seat: int, f: Frame) -> list[Any]:
-    return [*_activations(s, seat), EndIncome()]
+    servants: list[Any] = [TakeServantIncome(district=d) for d in SERVANT_INCOME]
+    return [*_activations(s, seat), *servants, EndIncome()]
 
 
 def _income_check(s: State, seat: int, f: Frame | None, cmd: Any) -> RuleViolation | None:
-    """b. a published Novel for 1 Novel Idea, c. a hired Assistant's power: each once per round."""
+    """b. a published Novel for 1 Novel Idea, c. a hired Assistant's power, d./e. the Servants'
+    income (jiangnan-3): each once per round."""
     p = s.p[seat]
     if isinstance(cmd, ActivateNovel):
         pid = cmd.portfolio
@@ -93,6 +121,15 @@ def _income_check(s: State, seat: int, f: Frame | None, cmd: Any) -> RuleViolati
         if a not in p.assistants or a in p.income_used:
             return refusal("cannot_activate", "a hired Assistant's power, once per round", "Personal Income")
         return activation_refusal(s, seat, a, "List of Assistant Powers")
+    if isinstance(cmd, TakeServantIncome):
+        if cmd.district not in SERVANT_INCOME:
+            why = "Servants earn income in the Teahouse and the Tavern"
+            return refusal("wrong_district", why, "Personal Income")
+        if not since(s, "jiangnan-3") or cmd.district in p.income_used:
+            return refusal("cannot_activate", "that income was already taken this round", "Personal Income")
+        if servants_on_display(s, cmd.district, seat) == 0:
+            return refusal("cannot_activate", "you have no Servants on that Display Track", "Personal Income")
+        return None
     return None  # EndIncome: done activating
 
 
@@ -105,7 +142,12 @@ def _income_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
         gain(c, seat, {k: x * v for k, v in C.PORTFOLIOS[pid]["income"].items()}, "novel income")
     elif isinstance(cmd, ActivateAssistant):
         activate(c, seat, cmd.assistant, income=True)
-    else:
+    elif isinstance(cmd, TakeServantIncome):
+        take_servant_income(c, seat, cmd.district)
+    else:  # EndIncome: the Servants' income not taken yet is taken now (jiangnan-3)
+        if since(c.state, "jiangnan-3"):
+            for district in SERVANT_INCOME:
+                take_servant_income(c, seat, district)
         c.end_step()
 
 
@@ -231,8 +273,7 @@ def phase_events(c: Play) -> None:
                 for _ in range(C.TRACK_SIZE):
                     draw_tile(c, seat)
     if r == C.SWAP_ROUND:
-        held = {pid for p in s.p for pid in p.unpublished + p.published}
-        c.emit(Age2Swapped(stack=[pid for pid in C.portfolios_of_age(2) if pid not in held]))
+        c.emit(Age2Swapped(stack=age2_stack(s)))
         replenish_display(c)
     if r == C.ROUNDS:
         if any(s.boats[b].goal == "G" for b in river_boats(s)):
@@ -244,6 +285,21 @@ def phase_events(c: Play) -> None:
         c.emit(FinalScored(breakdown=final_scoring(s)))
         return
     c.emit(PhaseBegan(phase="board", round=r))
+
+
+def age2_stack(s: State) -> list[str]:
+    """d. Swap Age 2 Portfolio Tiles: "Shuffle all Age 2 Portfolio Tiles facedown together to form
+    a new stack" - those still in the Society district (its stack and display) once the Age 2
+    stack was formed, every one otherwise; not the players' (held or published), nor those
+    discarded by an Imperial Exam ("Discarded Portfolio Tiles are removed from the game").
+    jiangnan-2 took every Age 2 tile no player held, exam discards included."""
+    if not since(s, "jiangnan-3"):
+        held = {pid for p in s.p for pid in p.unpublished + p.published}
+        return [pid for pid in C.portfolios_of_age(2) if pid not in held]
+    if not s.age2_formed:
+        return C.portfolios_of_age(2)
+    society = {*s.stack, *s.display, *(pid for batch in s.bottom for pid in batch)}
+    return [pid for pid in C.portfolios_of_age(2) if pid in society]
 
 
 # --- 5. Update Board Status -------------------------------------------------------------------------
@@ -290,7 +346,7 @@ def phase_mandatory(c: Play) -> None:
 STEPS = {
     "income": Step(
         "Personal Income",
-        (ActivateNovel, ActivateAssistant, EndIncome),
+        (ActivateNovel, ActivateAssistant, TakeServantIncome, EndIncome),
         _income_candidates,
         _income_check,
         _income_play,

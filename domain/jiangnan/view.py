@@ -129,6 +129,8 @@ class JiangnanView(View, tag="jiangnan", kw_only=True):
     player_boards: list[JiangnanPlayerView]
     board: JiangnanBoardView
     finished: bool
+    rules_version: str
+    """The rules the game is played under (the version it was set up under)."""
 
 
 def view(state: State, seat: int | None) -> JiangnanView:
@@ -145,6 +147,7 @@ def view(state: State, seat: int | None) -> JiangnanView:
         player_boards=[_player(p, seat == i or s.finished) for i, p in enumerate(s.p)],
         board=_board(s),
         finished=s.finished,
+        rules_version=s.rules_version,
     )
 
 

@@ -100,7 +100,10 @@ def test_exports_before_the_end_leak_nothing(path: pathlib.Path):
     seed = record.header.seed
     stored = _stored(record)
     hidden = [e for e in stored if e.visible_to is not None]
-    assert hidden, "every title hides something (bag draws, tiles, goods)"
+    # Pingyao and Yangtze hide events (branch tiles drawn, goods behind a screen); since jiangnan-3
+    # every Jiangnan event is public (a drawn tile lies on the Action Track; bags stay hidden in
+    # the views): then the export must still carry no seed.
+    assert hidden or record.header.kind == "jiangnan"
     for cut in sorted({len(stored) // 4, len(stored) // 2, len(stored) - 1}):
         header = msgspec.structs.replace(
             record.header, seed=None, status="active", version=cut, complete=False
@@ -153,7 +156,10 @@ def test_forgeries_of_real_games_are_caught_at_their_seq(kind):
     assert _checks(swapped)["chain"] == ("failed", target)
 
     # A drawn value changed and the whole chain re-forged: replay finds the first bad seq.
-    hidden = [e for e in events if e.get("visible_to") is not None]
+    # A hidden draw if the title has one, else a public one (Jiangnan's action tiles).
+    hidden = [e for e in events if e.get("visible_to") is not None] or [
+        e for e in events if e["type"].endswith("Drawn")
+    ]
     drawn_in_play = [e for e in hidden if e.get("seat") is not None]
     victim = (drawn_in_play or hidden)[len(drawn_in_play or hidden) // 2]
     forged = list(lines)

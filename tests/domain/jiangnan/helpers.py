@@ -8,7 +8,8 @@ them (add facts such as ``ResourcesChanged`` to set a scene).
 from domain.jiangnan import GAME, JiangnanOptions
 from domain.jiangnan.play import Play
 from domain.jiangnan.rules import advance
-from domain.jiangnan.state import Frame
+from domain.jiangnan.rules import setup as setup_under
+from domain.jiangnan.state import RULES_VERSION, Frame
 from domain.kernel import Rng, clone
 from tests.support import given_state
 
@@ -23,15 +24,18 @@ def started(players: int = 4, seed: str = "t"):
     return state
 
 
-def opening(seed: str = "t", **options):
-    """The options and events of a new game up to its first turn: Game Setup, then each starting
-    Portfolio and Talent taken with the first legal move."""
+def opening(seed: str = "t", rules_version: str = RULES_VERSION, talent: str | None = None, **options):
+    """The options and events of a new game up to its first turn: Game Setup under *rules_version*
+    (an earlier one: a game set up before the bump), then each starting Portfolio and Talent taken
+    with the first legal move (*talent*: taken by the first player offered it)."""
     opts = JiangnanOptions(**options)
-    state, events = GAME.start(opts, seed)
-    events = list(events)
+    events = setup_under(opts, Rng(seed, 0), rules_version)
+    state = GAME.fold(GAME.initial(opts), events)
     while state.phase == "start":
         seat = GAME.to_act(state)[0]
-        new = GAME.decide(state, seat, GAME.legal_moves(state, seat)[0], Rng(seed, len(events)))
+        moves = GAME.legal_moves(state, seat)
+        wanted = [m for m in moves if getattr(m, "talent", None) == talent]
+        new = GAME.decide(state, seat, (wanted or moves)[0], Rng(seed, len(events)))
         state = GAME.fold(state, new)
         events += new
     return opts, events

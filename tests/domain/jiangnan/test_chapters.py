@@ -54,20 +54,19 @@ def upkeep(state, phase, rnd=1):
 
 
 # --- Game Chapters: the printed setups -------------------------------------------------------------
+BOARD_1, BOARD_2, BOARD_3 = ["society", "teahouse"], ["travel", "temple_fair"], ["tavern", "parlour"]
+"""The District Boards (jiangnan-3): side B of board 1 is the Society's, of board 2 the Travel
+district's, of board 3 the Parlour's."""
+
+
 @pytest.mark.parametrize(
     "chapter,districts,goals,tiles,talent_pool",
     [
-        (2, ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"], "GHIJKL", 12, "four"),
-        (3, ["teahouse", "travel", "tavern", "temple_fair", "society", "parlour"], "ABCDEF", 15, "four"),
-        (4, ["tavern", "temple_fair", "society", "parlour", "teahouse", "travel"], "ABCDEF", 15, "advanced"),
-        (5, ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"], "GHIJKL", 12, "advanced"),
-        (
-            6,
-            ["society", "parlour", "teahouse", "travel", "tavern", "temple_fair"],
-            "ABCDEFGHIJKL",
-            None,
-            "characters",
-        ),
+        (2, [*BOARD_1, *BOARD_2, *BOARD_3], "GHIJKL", 12, "four"),
+        (3, [*BOARD_2, *BOARD_3, *BOARD_1], "ABCDEF", 15, "four"),
+        (4, [*BOARD_3, *BOARD_1, *BOARD_2], "ABCDEF", 15, "advanced"),
+        (5, [*BOARD_1, *BOARD_2, *BOARD_3], "GHIJKL", 12, "advanced"),
+        (6, [*BOARD_1, *BOARD_2, *BOARD_3], "ABCDEFGHIJKL", None, "characters"),
     ],
 )
 def test_chapter_setups(chapter, districts, goals, tiles, talent_pool):
@@ -121,7 +120,7 @@ def test_free_configuration_overrides_the_chapter():
         ),
         "free",
     )
-    assert state.districts == ["teahouse", "travel", "tavern", "temple_fair", "society", "parlour"]
+    assert state.districts == [*BOARD_2, *BOARD_3, *BOARD_1]
     assert state.cfg.exam and state.cfg.artisans and not state.cfg.charm
     assert state.cfg.pointer == "C" and len(state.upkeep_tiles) == 12 and {s[0] for s in state.shops} == {"B"}
     assert len(state.talent_offer) == 7

@@ -31,7 +31,8 @@ from domain.jiangnan.commands import (
     VisitDistrict,
 )
 from domain.jiangnan.events import ResourcesChanged, StepBegan
-from domain.jiangnan.rules import AUTO, STEPS
+from domain.jiangnan.rules import AUTO, STEPS, setup
+from domain.jiangnan.state import RULES_VERSION
 from domain.kernel import Rng, RuleViolation, clone
 from tests.support import given, random_playout
 
@@ -108,10 +109,11 @@ def _around(s, seat, legal) -> list:
     return out
 
 
-def agree(options, seed: str) -> int:
+def agree(options, seed: str, rules_version: str = RULES_VERSION) -> int:
     """Play a random game checking, at every decision, that the listed moves are accepted and the
     commands around them refused with a rule code.  Returns the number of commands tried."""
-    state, events = GAME.start(options, seed)
+    events = setup(options, Rng(seed, 0), rules_version)
+    state = GAME.fold(GAME.initial(options), events)
     chooser = Rng(seed + "/chooser")
     tried = 0
     while not state.finished:
@@ -160,6 +162,11 @@ FAMILIES = [
 @pytest.mark.parametrize("options", FAMILIES, ids=lambda o: f"{o.players}p-ch{o.chapter}")
 def test_anything_not_listed_is_rejected_with_a_rule_code(options):
     assert agree(options, f"agree-{options.players}-{options.chapter}") > 1000
+
+
+def test_a_jiangnan_2_game_agrees_too():
+    """A game set up under jiangnan-2 (its rules read the version): the same agreement."""
+    assert agree(JiangnanOptions(players=3, chapter=5), "agree-legacy", "jiangnan-2") > 1000
 
 
 @pytest.mark.slow

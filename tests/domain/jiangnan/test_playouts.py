@@ -2,11 +2,13 @@
 checked at every step.  The default lane plays a few games of each family; the slow lane
 (``-m slow``) plays the full counts."""
 
+import msgspec
 import pytest
 
 from domain.jiangnan import GAME, JiangnanOptions
 from domain.jiangnan import components as C
-from domain.kernel import Rng
+from domain.jiangnan.options import unfillable
+from domain.kernel import InvalidOptions, Rng
 from tests.support import random_playout
 
 
@@ -117,6 +119,10 @@ def test_random_free_configurations(games):
             variant=players == 2 and pick.choice([True, False]),
             difficulty=pick.choice(C.DIFFICULTIES) if players == 1 else "easy",
         )
+        if unfillable(players, options.action_tiles == "advanced", options.mixed_ages, options.upkeep):
+            with pytest.raises(InvalidOptions, match="Upkeep board"):  # refused up front
+                GAME.start(options, f"free-{i}")
+            options = msgspec.structs.replace(options, action_tiles="advanced")
         result = random_playout(GAME, options, f"free-{i}", check=check)
         assert GAME.outcome(result.state) is not None
 

@@ -24,7 +24,10 @@ from .helpers import at, opening, play, started, types
 @pytest.mark.parametrize("players,tiles", [(3, 9), (4, 12)])
 def test_chapter_1_setup(players, tiles):
     state, _events = GAME.start(JiangnanOptions(players=players), "setup")
-    assert state.districts == list(C.DISTRICTS)
+    # District Boards A1-A2-A3: board 1 Society (side B: "Side B of the Society district"), board 2
+    # Travel ("Side B of the Travel district board"), board 3 Parlour ("Side B of the Parlour district board")
+    assert state.districts == ["society", "teahouse", "travel", "temple_fair", "tavern", "parlour"]
+    assert sorted(state.districts) == sorted(C.DISTRICTS) and state.rules_version == "jiangnan-3"
     assert len(state.upkeep_tiles) == tiles and all(t.startswith("1-") for t in state.upkeep_tiles)
     assert len(state.offer) == 4 + players and state.display == []
     assert len(state.stack) == 21 - 4 - players
@@ -159,14 +162,18 @@ def test_spirits_tile_any_time():
     given_state(GAME, state).when(0, UseSpiritsTile()).raises("spirit_full")
 
 
-def test_drawn_tiles_are_hidden_from_the_others():
+def test_drawn_tiles_are_public_but_the_bags_are_hidden():
+    """ "The contents of your draw bag is hidden information. Everything else you have is public
+    information": a drawn tile lies on the Action Track, which every view shows, so the draw is
+    public (jiangnan-3; jiangnan-2 showed it to its owner only); the bag stays hidden."""
     state, events = GAME.start(JiangnanOptions(players=3), "hidden")
     drawn = [e for e in events if isinstance(e, ActionTileDrawn)]
     assert len(drawn) == 12
     for e in drawn:
-        assert e.visible_to() == (e.seat,)
-        assert redact_for(e, e.seat) == e
-        assert redact_for(e, (e.seat + 1) % 3).tile is None and redact_for(e, None).tile is None
+        assert e.visible_to() is None
+        assert redact_for(e, (e.seat + 1) % 3) == e and redact_for(e, None) == e
+        assert e.tile in GAME.view(state, None).player_boards[e.seat].track
+    assert all(e.visible_to() is None for e in events)
     v = GAME.view(state, 1)
     assert v.player_boards[1].bag == sorted(state.p[1].bag)
     assert v.player_boards[0].bag is None and v.player_boards[0].bag_count == 8
@@ -222,7 +229,7 @@ def test_the_view_keeps_its_json_field_names():
     view = msgspec.json.decode(msgspec.json.encode(GAME.view(state, seat)))
     assert list(view) == [
         "kind", "players", "round", "phase", "order", "next_order", "to_act", "step", "you", "player_boards",
-        "board", "finished",
+        "board", "finished", "rules_version",
     ]  # fmt: skip
     board = [
         "coins", "vp", "spirit", "ideas", "bag", "track", "used", "drafted", "discarded", "acquired",

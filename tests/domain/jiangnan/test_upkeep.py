@@ -18,6 +18,7 @@ from domain.jiangnan.commands import (
     SwapActionTile,
     TakeIdea,
     TakePortfolio,
+    TakeServantIncome,
     TravelTo,
     UseSpiritsTile,
 )
@@ -45,26 +46,31 @@ def test_personal_income():
     seat = state.order[0]
     _events, after = run(state)
     q = after.p[seat]
-    assert q.coins == 3 + 1 + 1 and q.vp == 2  # drama income, teahouse servant; tavern servants
+    assert q.coins == 3 + 1 and q.vp == 0  # drama income first; the servants' income when chosen
     moves = GAME.legal_moves(after, seat)
     assert moves == [
         ActivateNovel(portfolio="C1"),
         ActivateNovel(portfolio="C2"),
         ActivateAssistant(assistant="B10"),
+        TakeServantIncome(district="teahouse"),
+        TakeServantIncome(district="tavern"),
         EndIncome(),
     ]
     _, after = play(after, seat, ActivateNovel(portfolio="C1"))
-    assert after.p[seat].ideas["novel"] == 0 and after.p[seat].vp == 2 + C.PORTFOLIOS["C1"]["income"]["vp"]
+    assert after.p[seat].ideas["novel"] == 0 and after.p[seat].vp == C.PORTFOLIOS["C1"]["income"]["vp"]
     given_state(GAME, after).when(seat, ActivateNovel(portfolio="C2")).raises(
         "cannot_activate"
     )  # no novel idea left
     _, after = play(after, seat, ActivateAssistant(assistant="B10"))
-    assert after.p[seat].coins == 7
+    assert after.p[seat].coins == 6
     given_state(GAME, after).when(seat, ActivateAssistant(assistant="B10")).raises(
         "cannot_activate"
     )  # once per round
-    _, after = play(after, seat, EndIncome())
-    assert after.income_pos >= 1
+    _, after = play(after, seat, TakeServantIncome(district="tavern"))
+    assert after.p[seat].vp == C.PORTFOLIOS["C1"]["income"]["vp"] + 2  # tavern servants
+    given_state(GAME, after).when(seat, TakeServantIncome(district="tavern")).raises("cannot_activate")
+    _, after = play(after, seat, EndIncome())  # the teahouse servant's Coin, not taken yet
+    assert after.income_pos >= 1 and after.p[seat].coins == 7
 
 
 # --- 2. Resolve Boats -------------------------------------------------------------------------
@@ -133,9 +139,10 @@ def test_drafting_order_example():
     """Purple A, Green B, White C, Orange D: D, B, C, A, A, B, C, B, D, C, D, A."""
     a, b, c, d = 0, 1, 2, 3
     state = upkeep(started(), "draft")
-    state.tracks["society"] = [a, c, b, d]
-    state.tracks["parlour"] = [b, c, b, a]
-    state.tracks["teahouse"] = [a, d, c, d]
+    first, second, third = state.districts[:3]  # the three leftmost Scholar Tracks
+    state.tracks[first] = [a, c, b, d]
+    state.tracks[second] = [b, c, b, a]
+    state.tracks[third] = [a, d, c, d]
     assert draft_order(state) == [d, b, c, a, a, b, c, b, d, c, d, a]
     _, after = run(state)
     assert after.phase == "drafting" and GAME.to_act(after) == [d]
