@@ -16,9 +16,10 @@ import msgspec
 
 DEFAULT_SERVER = "granian"
 """The ASGI server that served the most moves per second in ``python -m bench`` (docs/performance.md)."""
-HEADER_TIMEOUT_MS = 10_000
-"""A client has this long to send a request's headers (the body has its own limit, see
-:mod:`service.http.limits`)."""
+HEADER_TIMEOUT_MS = 30_000
+"""A client has this long to send a request's headers — and an idle keep-alive connection is
+closed after it (the body has its own limit, see :mod:`service.http.limits`).  10 s closed the
+read connection of a client busy retrying its move through a Postgres outage."""
 
 
 class PortBusy(Exception):

@@ -319,7 +319,12 @@ async def test_a_game_under_an_earlier_version_the_code_still_judges_plays_on(da
     from tests.http.helpers import play_to_end
 
     games = test_games()
-    games["bluff"] = dataclasses.replace(games["bluff"], earlier_versions=("bluff-0",))
+    bluff = games["bluff"]
+    games["bluff"] = dataclasses.replace(
+        bluff,
+        earlier_versions=("bluff-0",),
+        setup_under=lambda options, rng, _version: bluff.setup(options, rng),
+    )
     async with AsyncTestClient(app=make_app(database_url, None, games)) as client:
         game_id, tokens, _ = await _game(client)
         async with store.pool.connection() as conn:
