@@ -74,9 +74,12 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"yamen: no DATABASE_URL, using embedded Postgres in {args.data_dir}", file=sys.stderr)
     if not os.environ.get("REDIS_URL"):
         print("yamen: no REDIS_URL, using the in-process snapshot cache", file=sys.stderr)
+    base = f"http://{_url_host(args.host)}:{args.port}"
     print(
-        f"yamen: serving http://{args.host}:{args.port} with {args.workers} {args.server} worker(s)",
+        f"yamen: listening on {base} ({args.workers} {args.server} worker(s)) — play at {base}/play, "
+        f"API at {base}/v1/catalogue, OpenAPI at {base}/schema/openapi.json; Ctrl-C stops",
         file=sys.stderr,
+        flush=True,
     )
     try:
         if args.server == "granian":
@@ -236,27 +239,85 @@ def _components(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="yamen", description="Yamen game service")
-    sub = parser.add_subparsers(dest="command", required=True)
+SERVE_EPILOG = """\
+environment:
+  DATABASE_URL         Postgres URL (unset: an embedded Postgres in --data-dir)
+  REDIS_URL            Redis URL for the snapshot cache and notices (unset: in-process cache)
+  YAMEN_CORS_ORIGINS   origins whose pages may call the API, comma-separated; * (default) for any
+  YAMEN_RATE_LIMIT     requests per caller, e.g. 1200/minute (default); off for none
+  YAMEN_LOG_FORMAT     json, console or auto (default)
+  YAMEN_AUTO_MIGRATE   0 to skip applying migrations at start-up (then run `yamen migrate`)
+"""
 
-    serve = sub.add_parser("serve", help="run the HTTP service")
-    serve.add_argument("--host", default=os.environ.get("YAMEN_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("YAMEN_PORT", "8000")))
-    serve.add_argument("--workers", type=int, default=int(os.environ.get("YAMEN_WORKERS", "1")))
-    serve.add_argument(
-        "--server", choices=["granian", "uvicorn"], default=os.environ.get("YAMEN_SERVER", DEFAULT_SERVER)
+
+def _url_host(host: str) -> str:
+    """A host as it goes in a URL a person can open (an IPv6 address in brackets)."""
+    if host in ("0.0.0.0", "::", ""):
+        return "127.0.0.1" if host != "::" else "[::1]"
+    return f"[{host}]" if ":" in host else host
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: every command and option with its help text."""
+    parser = argparse.ArgumentParser(
+        prog="yamen",
+        description="Yamen judges every move of Pingyao, Jiangnan and Yangtze and keeps the record.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser(
+        "serve",
+        help="run the HTTP service (and the web client at /play)",
+        description="Run the HTTP service; it prints the address it listens on.",
+        epilog=SERVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     serve.add_argument(
-        "--data-dir", default=os.environ.get("YAMEN_DATA_DIR", ".yamen-data"), help="embedded Postgres data"
+        "--host",
+        default=os.environ.get("YAMEN_HOST", "127.0.0.1"),
+        help="address to listen on (default: %(default)s; 0.0.0.0 for every interface; env YAMEN_HOST)",
+    )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("YAMEN_PORT", "8000")),
+        help="TCP port to listen on (default: %(default)s; env YAMEN_PORT)",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("YAMEN_WORKERS", "1")),
+        help="worker processes; a crashed one is replaced (default: %(default)s; env YAMEN_WORKERS)",
+    )
+    serve.add_argument(
+        "--server",
+        choices=["granian", "uvicorn"],
+        default=os.environ.get("YAMEN_SERVER", DEFAULT_SERVER),
+        help="the ASGI server to run under (default: %(default)s; env YAMEN_SERVER)",
+    )
+    serve.add_argument(
+        "--data-dir",
+        default=os.environ.get("YAMEN_DATA_DIR", ".yamen-data"),
+        help="where the embedded Postgres keeps its data when DATABASE_URL is unset "
+        "(default: %(default)s; env YAMEN_DATA_DIR)",
     )
     serve.set_defaults(func=_serve)
 
-    migrate = sub.add_parser("migrate", help="apply database migrations to DATABASE_URL")
+    migrate = sub.add_parser(
+        "migrate",
+        help="apply database migrations to DATABASE_URL",
+        description="Apply the schema migrations not yet applied to the Postgres at DATABASE_URL.",
+    )
     migrate.set_defaults(func=_migrate)
 
-    openapi = sub.add_parser("openapi", help="write the OpenAPI document")
-    openapi.add_argument("--output", "-o", default="openapi/openapi.json")
+    openapi = sub.add_parser(
+        "openapi",
+        help="write the OpenAPI document",
+        description="Write the OpenAPI 3.1 document of the API (what /schema/openapi.json serves).",
+    )
+    openapi.add_argument(
+        "--output", "-o", default="openapi/openapi.json", help="file to write (default: %(default)s)"
+    )
     openapi.set_defaults(func=_openapi)
 
     verify = sub.add_parser("verify", help="check a game record offline (chain, fold, replay, seed)")
@@ -279,8 +340,11 @@ def main(argv: list[str] | None = None) -> int:
         "file", nargs="?", help="the file to check (default: the one the game ships with)"
     )
     components.set_defaults(func=_components)
+    return parser
 
-    args = parser.parse_args(argv)
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     return args.func(args)
 
 

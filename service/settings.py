@@ -33,6 +33,10 @@ class Settings:
     """Seconds a request body may stall between two chunks before the request is answered 408."""
     pg_timeout: float = 1.0
     """Seconds to wait for a pooled Postgres connection before answering 503."""
+    cors_origins: tuple[str, ...] = ("*",)
+    """Origins whose pages may call the API from a browser (``YAMEN_CORS_ORIGINS``, comma-separated:
+    ``https://a.example,https://b.example``; ``*`` for any; empty or ``off`` for none).  Any is
+    safe by default: the API authenticates with bearer tokens, never cookies."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -48,4 +52,16 @@ class Settings:
             rate_limit=os.environ.get("YAMEN_RATE_LIMIT", DEFAULT_RATE_LIMIT),
             pg_timeout=float(os.environ.get("YAMEN_PG_TIMEOUT", "1.0")),
             body_timeout=float(os.environ.get("YAMEN_BODY_TIMEOUT", "10")),
+            cors_origins=parse_origins(os.environ.get("YAMEN_CORS_ORIGINS", "*")),
         )
+
+
+def parse_origins(text: str) -> tuple[str, ...]:
+    """``"https://a.example, https://b.example"`` -> both; ``"*"`` -> any; ``""``/``"off"`` -> none."""
+    if text.strip().lower() in ("", "off", "none", "0", "false", "no"):
+        return ()
+    origins = tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())
+    for origin in origins:
+        if origin != "*" and not origin.startswith(("http://", "https://")):
+            raise ValueError(f"YAMEN_CORS_ORIGINS: {origin!r} is not an origin such as https://play.example")
+    return origins

@@ -78,6 +78,16 @@ class Joined(msgspec.Struct, kw_only=True):
     status: str
 
 
+class StreamTicket(msgspec.Struct, kw_only=True):
+    ticket: str
+    """Opens this game's event stream as the seat that asked for it (``?ticket=``); it can be read
+    by whoever sees the URL, so it is short-lived, for one game, and never the seat token."""
+    expires_in: int
+    """Seconds it may still be used to open (or reopen) the stream."""
+    stream: str
+    """The stream's URL with the ticket, relative to the service: what ``EventSource`` opens."""
+
+
 class SeatInfo(msgspec.Struct, kw_only=True):
     seat: int
     claimed: bool

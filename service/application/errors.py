@@ -103,6 +103,16 @@ class InvalidToken(Unauthenticated):
     summary = "the token is malformed or does not hold a seat in this game"
 
 
+class InvalidTicket(Unauthenticated):
+    code = "invalid_ticket"
+    summary = "the stream ticket is not one this service issued for this game"
+
+
+class TicketExpired(Unauthenticated):
+    code = "ticket_expired"
+    summary = "the stream ticket has expired; ask for a new one (POST .../events/tickets)"
+
+
 class NotRevealedYet(Forbidden):
     code = "not_revealed_yet"
     summary = "hidden information is revealed when the game ends"

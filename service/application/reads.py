@@ -41,6 +41,8 @@ from .titles import Titles
 STREAM_POLL_SECONDS = 15.0
 """The event stream re-reads Postgres at least this often when no notice arrives."""
 STREAM_BATCH = 500
+HEARTBEAT_SECONDS = 15.0
+"""A stream with nothing new sends a heartbeat this often (proxies close silent connections)."""
 
 
 def document(loaded: Loaded, viewer: Seat | None, seats: list[SeatInfo]) -> GameDocument[Any]:
@@ -127,11 +129,24 @@ class Reads:
         return shown
 
     # --- what happened ------------------------------------------------------------------------
-    async def history(self, game_id: str, viewer: Seat | None, after: int, limit: int) -> History[Any]:
-        """The events after *after* (at most *limit*), redacted for *viewer*."""
+    async def history(
+        self, game_id: str, viewer: Seat | None, after: int, limit: int, wait: float = 0
+    ) -> History[Any]:
+        """The events after *after* (at most *limit*), redacted for *viewer*.  With *wait* (a long
+        poll), an answer that would be empty waits up to *wait* seconds for the next event, and
+        comes back empty only if none arrives or the game has ended."""
         row = await self.states.row(game_id)
         _, codec = self.titles[row.kind]
         events = await self.store.events(game_id, after=after, limit=limit)
+        if not events and wait > 0 and row.status != "finished":
+            deadline = asyncio.get_running_loop().time() + wait
+            while not events:
+                left = deadline - asyncio.get_running_loop().time()
+                if left <= 0:
+                    break
+                await self._news(game_id, after, left)
+                events = await self.store.events(game_id, after=after, limit=limit)
+            row = await self.store.get_game(game_id) or row
         revealed = row.status == "finished"
         return History(
             version=row.version,
@@ -140,12 +155,17 @@ class Reads:
         )
 
     async def follow(
-        self, game_id: str, viewer: Seat | None, after: int
+        self, game_id: str, viewer: Seat | None, after: int, idle: float = HEARTBEAT_SECONDS
     ) -> AsyncIterator[tuple[bool, list[EventEnvelope[Any]]]]:
         """Batches of new events as they are appended (for the SSE stream), with whether the game
-        has finished; ends with the game.  An empty batch means "nothing yet"."""
+        has finished; ends with the game.  The first batch comes at once (an unknown game is
+        refused before a stream starts); after it, an empty batch means *idle* seconds passed
+        with nothing new (time for a heartbeat)."""
         row = await self.states.row(game_id)
         _, codec = self.titles[row.kind]
+        clock = asyncio.get_running_loop().time
+        first = True
+        quiet_since = clock()
         while True:
             events = await self.store.events(game_id, after=after, limit=STREAM_BATCH)
             row = await self.store.get_game(game_id)
@@ -153,27 +173,29 @@ class Reads:
             if events:
                 after = events[-1].seq
                 yield finished, [envelope(codec, e, viewer, finished) for e in events]
+                first, quiet_since = False, clock()
                 if len(events) == STREAM_BATCH:
                     continue  # more are waiting
                 if finished:
                     return  # the last events of a finished game: nothing will follow
             elif finished:
                 return
-            else:
+            elif first or clock() - quiet_since >= idle:
                 yield False, []
-            await self._news(game_id, after)
+                first, quiet_since = False, clock()
+            await self._news(game_id, after, max(0.01, idle - (clock() - quiet_since)))
 
-    async def _news(self, game_id: str, after: int) -> None:
-        """Until the game may have moved past *after*: a notice (or a dropped board, or
-        STREAM_POLL_SECONDS) with the board; a quarter of a second without it."""
+    async def _news(self, game_id: str, after: int, timeout: float = STREAM_POLL_SECONDS) -> None:
+        """Until the game may have moved past *after*: a notice (or a dropped board, or *timeout*)
+        with the board; a quarter of a second without it."""
         board = self.states.board
         if board is None or not board.live:
-            await asyncio.sleep(0.25)
+            await asyncio.sleep(min(timeout, 0.25))
             return
         board.drain()
         if board.announced.get(game_id, -1) > after:
             return
-        await board.wait(game_id, STREAM_POLL_SECONDS)
+        await board.wait(game_id, min(timeout, STREAM_POLL_SECONDS))
 
     # --- games and titles ---------------------------------------------------------------------
     async def games(self, kind: str | None, status: str | None, cursor: str | None, limit: int) -> GameList:

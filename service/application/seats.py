@@ -21,14 +21,25 @@ from ..infra.cache import SnapshotCache, encode_snapshot
 from ..infra.store import EventStore, GameRow
 from ..record.chain import seal
 from .clock import Clock, record_time, utcnow
-from .documents import GameCreated, Joined, SeatInfo, SeatToken
-from .errors import GameNotFound, InvalidOptions, InvalidSeat, InvalidToken, SeatNotFound, SeatTaken
+from .documents import GameCreated, Joined, SeatInfo, SeatToken, StreamTicket
+from .errors import (
+    GameNotFound,
+    InvalidOptions,
+    InvalidSeat,
+    InvalidTicket,
+    InvalidToken,
+    SeatNotFound,
+    SeatTaken,
+    TicketExpired,
+)
 from .titles import Titles
 
 TOKEN_HASHES = 400_000
 """Seat token hashes a worker remembers."""
 FULL_TABLES = 100_000
 """Games whose (full, hence final) seat table a worker remembers."""
+TICKET_SECONDS = 300
+"""How long a stream ticket may open (or reopen, on a browser's automatic reconnect) the stream."""
 
 
 def token_hash(token: str) -> str:
@@ -37,6 +48,11 @@ def token_hash(token: str) -> str:
 
 def new_token(seat: Seat) -> str:
     return f"ymn.{seat}.{secrets.token_urlsafe(24)}"
+
+
+def _ticket_mac(token_digest: str, game_id: str, seat: Seat, expiry: int) -> str:
+    message = f"{game_id}.{seat}.{expiry}".encode()
+    return hmac.new(token_digest.encode(), message, hashlib.sha256).hexdigest()[:32]
 
 
 def new_game_id() -> str:
@@ -147,6 +163,49 @@ class Seats:
         if len(self._token_hashes) >= TOKEN_HASHES:
             self._token_hashes.clear()  # a bound, not an LRU: a forgotten hash is one lookup away
         self._token_hashes[(game_id, seat)] = digest
+
+    # --- stream tickets ------------------------------------------------------------------------
+    # ``EventSource`` cannot send an Authorization header, so a browser opens a seat's private
+    # stream with a ticket in the URL instead: ``ymt.<seat>.<expiry>.<mac>``, where the MAC is an
+    # HMAC-SHA256 of the game, seat and expiry keyed by the seat token's stored hash.  Any worker
+    # can check it (no ticket table), it opens one game's stream as one seat until it expires, and
+    # the seat token itself never appears in a URL or an access log.
+    async def ticket(self, game_id: str, seat: Seat) -> StreamTicket:
+        """A ticket for *seat*'s stream of *game_id* (the caller has just proved it holds the seat)."""
+        digest = self._token_hashes.get((game_id, seat)) or await self.store.seat_token_hash(game_id, seat)
+        if digest is None:
+            raise InvalidToken("this token does not hold a seat in this game")
+        expiry = int(self.clock().timestamp()) + TICKET_SECONDS
+        ticket = f"ymt.{seat}.{expiry}.{_ticket_mac(digest, game_id, seat, expiry)}"
+        return StreamTicket(
+            ticket=ticket,
+            expires_in=TICKET_SECONDS,
+            stream=f"/v1/games/{game_id}/events/stream?ticket={ticket}",
+        )
+
+    async def redeem(self, game_id: str, ticket: str) -> Seat:
+        """The seat a stream *ticket* opens *game_id*'s stream as; :class:`InvalidTicket` or
+        :class:`TicketExpired` otherwise."""
+        parts = ticket.split(".")
+        if (
+            len(parts) != 4
+            or parts[0] != "ymt"
+            or not all(p.isascii() and p.isdecimal() for p in parts[1:3])
+            or len(parts[1]) > 4
+            or len(parts[2]) > 12
+        ):
+            raise InvalidTicket("expected '?ticket=ymt.<seat>.<expiry>.<mac>' from POST .../events/tickets")
+        seat, expiry = int(parts[1]), int(parts[2])
+        digest = self._token_hashes.get((game_id, seat))
+        if digest is None:
+            digest = await self.store.seat_token_hash(game_id, seat)
+            if digest is not None:
+                self._remember_token(game_id, seat, digest)
+        if digest is None or not hmac.compare_digest(parts[3], _ticket_mac(digest, game_id, seat, expiry)):
+            raise InvalidTicket("this ticket was not issued for this game")
+        if expiry < self.clock().timestamp():
+            raise TicketExpired("the ticket has expired: ask for a new one and reopen with ?after=")
+        return seat
 
     async def authenticate(self, game_id: str, token: str) -> Seat:
         """The seat *token* holds in the game, or :class:`InvalidToken`."""

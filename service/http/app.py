@@ -35,6 +35,7 @@ from .dependencies import ApplicationSlot, dependencies
 from .limits import (
     MAX_BODY_BYTES,
     BodyTimeoutMiddleware,
+    cors_config,
     parse_rate_limit,
     rate_limit_config,
     rate_limit_store,
@@ -129,6 +130,7 @@ def create_app(
         middleware=middleware,
         stores={"rate_limit": rate_limit_store(settings.redis_url)},
         request_max_body_size=MAX_BODY_BYTES,
+        cors_config=cors_config(settings.cors_origins),
         openapi_config=OpenAPIConfig(
             title="Yamen", version=API_VERSION, description=DESCRIPTION, path="/schema", render_plugins=[]
         ),

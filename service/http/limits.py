@@ -22,6 +22,7 @@ from typing import Any
 
 import structlog
 from litestar import Request
+from litestar.config.cors import CORSConfig
 from litestar.middleware.rate_limit import RateLimitConfig, get_remote_address
 from litestar.stores.base import Store
 from litestar.stores.memory import MemoryStore
@@ -186,3 +187,36 @@ class BodyTimeoutMiddleware:
             return message
 
         await self.app(scope, timed_receive, send)
+
+
+EXPOSED_HEADERS = [
+    "ETag",
+    "Location",
+    "Retry-After",
+    "RateLimit-Policy",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+]
+"""Response headers a page on another origin may read (the version tag, a created game, back-off)."""
+
+
+def cors_config(origins: tuple[str, ...]) -> CORSConfig | None:
+    """Cross-origin access for front ends served elsewhere; None when no origin is allowed."""
+    if not origins:
+        return None
+    return CORSConfig(
+        allow_origins=list(origins),
+        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "If-Match",
+            "If-None-Match",
+            "Idempotency-Key",
+            "Last-Event-ID",
+        ],
+        expose_headers=EXPOSED_HEADERS,
+        allow_credentials=False,
+        max_age=600,
+    )

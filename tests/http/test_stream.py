@@ -7,7 +7,6 @@ import json
 import time
 
 import httpx
-import pytest
 
 from tests.http.helpers import bearer, create, play_to_end
 
@@ -41,35 +40,6 @@ async def test_stream_of_a_finished_game_replays_everything_then_ends(client):
     final = await play_to_end(client, created["game_id"], tokens)
     events = await _read_events(client, f"/v1/games/{created['game_id']}/events/stream")
     assert [e["seq"] for e in events] == list(range(1, final["version"] + 1))
-
-
-@pytest.fixture(scope="module")
-def live_server(database_url, redis_url):
-    """The app under a real ASGI server on a free loopback port (the test client buffers streams)."""
-    import socket
-    import threading
-
-    import uvicorn
-
-    from tests.conftest import make_app
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            make_app(database_url, redis_url), host="127.0.0.1", port=port, log_config=None, access_log=False
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if server.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(5)
 
 
 async def test_a_spectator_watches_redacted_events_arrive(live_server):

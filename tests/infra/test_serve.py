@@ -77,6 +77,7 @@ def test_yamen_serve_without_database_or_redis_urls():
     output = process.stdout.read().decode()
     shutil.rmtree(data_dir, ignore_errors=True)
     assert "using embedded Postgres" in output and "in-process snapshot cache" in output
+    assert f"listening on http://127.0.0.1:{port}" in output and f"http://127.0.0.1:{port}/play" in output
 
 
 def _serve(port: int, database_url: str, *extra: str, access_log: bool = True) -> subprocess.Popen:

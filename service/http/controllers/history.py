@@ -1,25 +1,56 @@
-"""What happened in a game: its redacted history, and the live feed of new events (SSE)."""
+"""What happened in a game: its redacted history (read, or long-polled), and the live feed of new
+events as server-sent events, which a browser opens for a seat with a short-lived stream ticket."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated
 
-from litestar import Controller, get
-from litestar.params import QueryParameter
+from litestar import Controller, get, post
+from litestar.openapi import ResponseSpec
+from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from ...application.documents import History
-from ...application.errors import GameNotFound, InvalidToken
+from ...application.documents import History, StreamTicket
+from ...application.errors import (
+    GameNotFound,
+    InvalidTicket,
+    InvalidToken,
+    TicketExpired,
+    TokenRequired,
+)
+from ...application.reads import HEARTBEAT_SECONDS
 from ...codec import json_encoder
-from ..dependencies import App, Caller, GameId
+from ..dependencies import App, Caller, GameId, Player
 from ..problems import problems
 
 if TYPE_CHECKING:  # each app names this: the union of its games' events (see service.http.contract)
     from domain.kernel import Event
 
 After = Annotated[int, QueryParameter(name="after", ge=0, description="Events after this version")]
+RECONNECT_MS = 2000
+"""What the stream asks a browser to wait before reconnecting (the SSE ``retry`` field)."""
+
+STREAM_DESCRIPTION = f"""\
+A `text/event-stream` (server-sent events) of the game's new events, redacted for the caller.
+
+**Who is asking.** A spectator opens it with no credentials. A seat sends its token in
+`Authorization: Bearer …`, or — for a browser's `EventSource`, which cannot send headers — a
+short-lived `ticket` from `POST /v1/games/{{game_id}}/events/tickets`, so the seat token never
+appears in a URL or a log. A ticket reopens the stream (automatic reconnects included) until it
+expires; then ask for a new one and reopen with `?after=` the last id seen.
+
+**Messages.**
+- `event: event`, `id: <seq>`, `data:` one `EventEnvelope` (the same JSON as an item of
+  `GET …/events`), in order, starting after `after` (or after `Last-Event-ID` on a reconnect).
+- a comment line `: heartbeat` after {HEARTBEAT_SECONDS:.0f} s without an event.
+- `event: end`, `data: {{"version": <last seq>, "status": "finished"}}` once the game has ended and
+  every event has been sent; the server then closes the stream (a client should not reconnect).
+
+The first message says `retry: {RECONNECT_MS}` (milliseconds before a browser reconnects).
+Clients that cannot hold a stream long-poll `GET …/events?after=N&wait=30` instead.
+"""
 
 
 class HistoryController(Controller):
@@ -28,7 +59,14 @@ class HistoryController(Controller):
 
     @get(
         "/",
-        summary="The event history after a version, redacted for the caller",
+        operation_id="listEvents",
+        summary="The event history after a version, redacted for the caller (with `wait`: a long poll)",
+        description=(
+            "Up to `limit` events after `after`. With `wait` > 0 an answer that would be empty is held "
+            "until the next event is appended or `wait` seconds pass (a long poll for clients that "
+            "cannot keep a stream open); it comes back empty only then, or when the game has ended. "
+            "Continue with `after` = the last `seq` you received (`next_after` while more are waiting)."
+        ),
         responses=problems(GameNotFound, InvalidToken),
     )
     async def events(
@@ -38,13 +76,42 @@ class HistoryController(Controller):
         caller: Caller,
         after: After = 0,
         limit: Annotated[int, QueryParameter(name="limit", ge=1, le=1000)] = 100,
+        wait: Annotated[
+            float,
+            QueryParameter(name="wait", ge=0, le=60, description="Seconds to wait for a new event (0-60)"),
+        ] = 0,
     ) -> History[Event]:
-        return await application.reads.history(game_id, caller, after, limit)
+        return await application.reads.history(game_id, caller, after, limit, wait)
+
+    @post(
+        "/tickets",
+        operation_id="createStreamTicket",
+        summary="A short-lived ticket that opens this seat's event stream from a browser (EventSource)",
+        description=(
+            "`EventSource` cannot send an `Authorization` header. This ticket stands in for the seat "
+            "token in the stream's URL: it opens only this game's stream, only as this seat, and "
+            "expires after `expires_in` seconds (a stream already open stays open)."
+        ),
+        status_code=201,
+        responses=problems(GameNotFound, InvalidToken, TokenRequired),
+    )
+    async def ticket(self, game_id: GameId, application: App, player: Player) -> StreamTicket:
+        return await application.seats.ticket(game_id, player)
 
     @get(
         "/stream",
+        operation_id="streamEvents",
         summary="Server-sent events: new events as they are appended, redacted for the caller",
-        include_in_schema=False,
+        description=STREAM_DESCRIPTION,
+        media_type="text/event-stream",
+        responses={
+            **problems(GameNotFound, InvalidToken, InvalidTicket, TicketExpired),
+            200: ResponseSpec(
+                data_container=str,
+                media_type="text/event-stream",
+                description="The event stream (see the operation's description for its messages)",
+            ),
+        },
     )
     async def stream(
         self,
@@ -52,24 +119,46 @@ class HistoryController(Controller):
         application: App,
         caller: Caller,
         after: After = 0,
+        ticket: Annotated[
+            str | None,
+            QueryParameter(
+                name="ticket",
+                required=False,
+                max_length=128,
+                description="A stream ticket from POST …/events/tickets (instead of Authorization)",
+            ),
+        ] = None,
+        last_event_id: Annotated[
+            int | None,
+            HeaderParameter(
+                name="Last-Event-ID",
+                required=False,
+                ge=0,
+                description="Sent by a reconnecting EventSource: resume after this event (wins over `after`)",
+            ),
+        ] = None,
     ) -> ServerSentEvent:
-        follow = application.reads.follow(game_id, caller, after)
-        first = await follow.__anext__()  # an unknown game is refused before the stream starts
+        viewer = await application.seats.redeem(game_id, ticket) if ticket else caller
+        start = max(after, last_event_id) if last_event_id is not None else after
+        follow = application.reads.follow(game_id, viewer, start, idle=HEARTBEAT_SECONDS)
+        # An unknown game is refused here, before the stream starts; a finished game with nothing
+        # after *start* gives no batch at all (the stream is just its end).
+        first = await anext(follow, None)
 
         async def messages() -> AsyncIterator[ServerSentEventMessage]:
-            batches = [first]
-            while True:
-                for finished, envelopes in batches:
-                    for envelope in envelopes:
-                        data = json_encoder.encode(envelope).decode()
-                        yield ServerSentEventMessage(data=data, event="event", id=envelope.seq)
-                    if finished and not envelopes:
-                        yield ServerSentEventMessage(data="{}", event="end")
-                        return
-                try:
-                    batches = [await follow.__anext__()]
-                except StopAsyncIteration:
-                    yield ServerSentEventMessage(data="{}", event="end")
-                    return
+            yield ServerSentEventMessage(data=None, comment="yamen event stream", retry=RECONNECT_MS)
+            batch = first
+            last = start
+            while batch is not None:
+                _, envelopes = batch
+                if not envelopes:
+                    yield ServerSentEventMessage(data=None, comment="heartbeat")
+                for envelope in envelopes:
+                    last = envelope.seq
+                    data = json_encoder.encode(envelope).decode()
+                    yield ServerSentEventMessage(data=data, event="event", id=envelope.seq)
+                batch = await anext(follow, None)
+            end = json_encoder.encode({"version": last, "status": "finished"}).decode()
+            yield ServerSentEventMessage(data=end, event="end")
 
-        return ServerSentEvent(messages())
+        return ServerSentEvent(messages(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
