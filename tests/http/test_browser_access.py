@@ -240,3 +240,13 @@ async def test_a_long_poll_answers_with_the_next_event(live_server):
         assert answered["events"][0]["seq"] == version + 1
         bad = await client.get(f"/v1/games/{game_id}/events", params={"wait": 61})
         assert bad.status_code == 400
+
+
+async def test_answers_that_depend_on_the_seat_are_never_reused_for_another(client):
+    created = await create(client, "bluff", {"players": 2})
+    game_id, token = created["game_id"], created["tokens"][0]["token"]
+    for path in (f"/v1/games/{game_id}", f"/v1/games/{game_id}/legal-moves"):
+        response = await client.get(path, headers=bearer(token))
+        assert response.status_code == 200
+        assert response.headers["vary"] == "Authorization"
+        assert response.headers["cache-control"] == "private, no-cache"

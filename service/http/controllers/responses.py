@@ -14,11 +14,17 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def encoded(answer: Encoded, *, vary: bool = False) -> Response:
-    """*answer* as a response: its body (or 304 when there is none), its version as the ETag."""
+CALLER_DEPENDENT = {"Vary": "Authorization", "Cache-Control": "private, no-cache"}
+"""An answer that depends on who asks (a seat's view, its legal moves): a browser must not show one
+seat's answer to another (or to a spectator) in the same profile, and revalidates it by ETag."""
+
+
+def encoded(answer: Encoded, *, vary: bool = True) -> Response:
+    """*answer* as a response: its body (or 304 when there is none), its version as the ETag;
+    marked as depending on the caller unless *vary* is False."""
     headers = {"ETag": etag(answer.version)} if answer.version is not None else {}
     if vary:
-        headers["Vary"] = "Authorization"
+        headers.update(CALLER_DEPENDENT)
     if answer.body is None:
         return Response(content=b"", status_code=304, headers=headers)
     return Response(content=answer.body, status_code=answer.status, media_type=JSON, headers=headers)
