@@ -3,15 +3,21 @@
 Litestar renders a msgspec tagged union as ``oneOf`` with the tag as a required constant but no
 ``discriminator``; generators then produce untyped blobs.  This adds the discriminator (with its
 mapping) to every such union, names the three cross-game unions (``Command``, ``Event``,
-``View``), and gives module-qualified and generic component names short, stable ones.  Each
-handler declares its own responses (problem codes, headers); nothing here is per path.
+``View``), names every game's types by their game (``YangtzePass``, ``PingyaoPlaceTeller``: two
+games' ``Pass`` or ``GameSetUp`` never collide in a generator) and the generic documents by their
+generic name, and documents game records (NDJSON) also as bytes.  openapi-python-client and
+openapi-typescript generate the whole client from the result (``tests/clients``).  Each handler
+declares its own responses (problem codes, headers) and operationId; nothing here is per path.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
+
+import msgspec.inspect as mi
 
 from domain.kernel import Game
 
@@ -70,26 +76,81 @@ GENERIC = ("GameDocument", "LegalMoves", "MoveResult", "History", "EventEnvelope
 """The application's documents with a game-specific part (one instantiation per app)."""
 
 
-def _short_names(doc: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
-    """Litestar names a generic document by its type argument (``GameDocument_typing.Union_…``) and
-    two games' same-named types by module path (``domain_yangtze_commands_Pass``); generators turn
-    those into unusable class names, so call them ``GameDocument`` and ``YangtzePass``."""
-    schemas = doc.get("components", {}).get("schemas", {})
-    roots = {}
+def game_types(game: Game) -> set[type]:
+    """Every struct and enum a game's commands, events and view are made of, the parts included."""
+    found: set[type] = set()
+
+    def walk(info: mi.Type) -> None:
+        if isinstance(info, (mi.StructType, mi.DataclassType, mi.TypedDictType, mi.NamedTupleType)):
+            if info.cls not in found:
+                found.add(info.cls)
+                for field in info.fields:
+                    walk(field.type)
+        elif isinstance(info, mi.EnumType):
+            found.add(info.cls)
+        elif isinstance(info, mi.Metadata):  # Annotated[T, Meta(...)]
+            walk(info.type)
+        elif isinstance(info, (mi.ListType, mi.SetType, mi.FrozenSetType, mi.VarTupleType)):
+            walk(info.item_type)
+        elif isinstance(info, mi.DictType):
+            walk(info.key_type)
+            walk(info.value_type)
+        elif isinstance(info, (mi.TupleType, mi.UnionType)):
+            for item in info.item_types if isinstance(info, mi.TupleType) else info.types:
+                walk(item)
+
+    for info in mi.multi_type_info((*game.command_types, *game.event_types, game.view_type)):
+        walk(info)
+    return found
+
+
+def game_schema_name(kind: str, t: type) -> str:
+    """A game's type in the document: ``<Kind><Name>`` (``YangtzePass``, ``PingyaoPlaceTeller``);
+    a name that already starts with the kind keeps it (``YangtzeView``)."""
+    prefix = kind.capitalize()
+    return t.__name__ if t.__name__.startswith(prefix) else prefix + t.__name__
+
+
+def _litestar_names(games: dict[str, Game]) -> dict[str, str]:
+    """Litestar's component name for each game type -> its game-namespaced name.
+
+    Litestar keys a type by its module path and qualified name and names the component after the
+    shortest part of that key that tells same-named types apart (``Pass``, or
+    ``yangtze_commands_Pass`` when two games have a ``Pass``); any suffix of the key may be it."""
+    owners: dict[type, set[str]] = {}
     for kind, game in games.items():
-        for t in (*game.command_types, *game.event_types, game.view_type):
-            parts = t.__module__.split(".")[:-1]  # the game's package: ("domain", "yangtze")
-            for start in range(len(parts)):  # Litestar keeps as much of the path as makes names unique
-                roots["_".join(parts[start:]) + "_"] = kind
+        for t in game_types(game):
+            owners.setdefault(t, set()).add(kind)
+    candidates: dict[str, str | None] = {}
+    for t, kinds in owners.items():
+        if len(kinds) != 1:  # shared by several games: not game-specific, its name stays
+            continue
+        key = (*t.__module__.split("."), re.sub(r"[^a-zA-Z0-9._-]+", "_", t.__qualname__))
+        new = game_schema_name(next(iter(kinds)), t)
+        for start in range(len(key)):
+            name = "_".join(key[start:])
+            candidates[name] = new if candidates.get(name, new) == new else None  # None: ambiguous
+    return {old: new for old, new in candidates.items() if new is not None}
+
+
+def _short_names(doc: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
+    """Name every game's types ``<Kind><Name>`` (Litestar calls them ``Pass``, or
+    ``yangtze_commands_Pass`` when two games share a name, and generators then emit colliding or
+    unusable classes), and each generic document by its generic name (``GameDocument``, not
+    ``GameDocument_typing.Union_…``).  Each renamed schema's title is its new name."""
+    schemas = doc.get("components", {}).get("schemas", {})
+    game_names = _litestar_names(games)
     renames = {}
     for name in schemas:
         generic = next((g for g in GENERIC if name.startswith(g + "_")), None)
         if generic is not None:
             renames[name] = generic
-            continue
-        kind = next((k for root, k in roots.items() if name.startswith(root)), None)
-        if kind is not None:
-            renames[name] = kind.capitalize() + name.rsplit("_", 1)[-1]
+        elif name in game_names:
+            renames[name] = game_names[name]
+    final = [renames.get(name, name) for name in schemas]
+    clashes = sorted({name for name in final if final.count(name) > 1})
+    if clashes:
+        raise ValueError(f"schema names clash after namespacing: {clashes}")
     if not renames:
         return doc
     text = json.dumps(doc)
@@ -99,9 +160,8 @@ def _short_names(doc: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
     renamed["components"]["schemas"] = {
         renames.get(k, k): v for k, v in renamed["components"]["schemas"].items()
     }
-    for generic in GENERIC:
-        if generic in renamed["components"]["schemas"]:
-            renamed["components"]["schemas"][generic]["title"] = generic
+    for new in renames.values():
+        renamed["components"]["schemas"][new]["title"] = new
     return renamed
 
 
@@ -181,6 +241,33 @@ def _never_null_parameters(doc: dict[str, Any]) -> None:
                         schema.update(kept[0])
 
 
+NDJSON = "application/x-ndjson"
+BINARY = {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}
+
+
+def _records_as_bytes(doc: dict[str, Any]) -> None:
+    """A record is NDJSON, which generators do not know: the import's body is documented as the
+    bytes it is read as (``application/octet-stream``; the service reads any type), and the
+    export's answer also as bytes, after its NDJSON, so a generated client returns its raw body."""
+    for item in doc.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            body = operation.get("requestBody", {})
+            if NDJSON in body.get("content", {}):
+                body["content"] = copy.deepcopy(BINARY)
+                body["description"] = (
+                    body.get("description", "")
+                    + " (NDJSON bytes, sent as application/octet-stream or "
+                    + NDJSON
+                    + ")"
+                ).strip()
+            for response in operation.get("responses", {}).values():
+                content = response.get("content", {})
+                if NDJSON in content:
+                    content.update(copy.deepcopy(BINARY))
+
+
 def finish_openapi(document: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
     doc = _short_names(copy.deepcopy(document), games)
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
@@ -189,6 +276,7 @@ def finish_openapi(document: dict[str, Any], games: dict[str, Game]) -> dict[str
         _name_unions(doc, games)
     _closed_bodies(doc, games)
     _never_null_parameters(doc)
+    _records_as_bytes(doc)
     for item in doc.get("paths", {}).values():
         for operation in item.values():
             for response in operation.get("responses", {}).values() if isinstance(operation, dict) else ():

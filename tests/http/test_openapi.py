@@ -84,3 +84,66 @@ def test_every_operation_documents_its_problem_codes():
     assert "`version_mismatch`" in moves["412"]["description"]
     assert "`not_your_turn`" in moves["403"]["description"]
     assert "`store_unavailable`" in moves["503"]["description"]
+
+
+OPERATIONS = {
+    ("get", "/healthz"): "healthz",
+    ("get", "/readyz"): "readyz",
+    ("get", "/v1/catalogue"): "getCatalogue",
+    ("get", "/v1/catalogue/{kind}/components"): "getComponents",
+    ("get", "/v1/games"): "listGames",
+    ("post", "/v1/games"): "createGame",
+    ("get", "/v1/games/{game_id}"): "getGame",
+    ("post", "/v1/games/{game_id}/seats/{seat}"): "joinSeat",
+    ("get", "/v1/games/{game_id}/legal-moves"): "getLegalMoves",
+    ("post", "/v1/games/{game_id}/moves"): "submitMove",
+    ("get", "/v1/games/{game_id}/events"): "listEvents",
+    ("get", "/v1/games/{game_id}/events/stream"): "streamEvents",
+    ("post", "/v1/games/{game_id}/events/tickets"): "createStreamTicket",
+    ("get", "/v1/games/{game_id}/states/{version}"): "getStateAt",
+    ("get", "/v1/games/{game_id}/record"): "getRecord",
+    ("get", "/v1/games/{game_id}/verification"): "getVerification",
+    ("post", "/v1/games/import"): "importRecord",
+}
+
+
+def test_every_operation_has_its_short_operation_id():
+    doc = json.loads(COMMITTED.read_text())
+    found = {
+        (method, path): op["operationId"]
+        for path, item in doc["paths"].items()
+        for method, op in item.items()
+    }
+    assert found == OPERATIONS
+
+
+def test_game_types_are_namespaced_by_their_game():
+    """Each game's commands, events, views and their parts are ``<Kind><Name>``, titled so: two
+    games' same-named types (``Pass``, ``GameSetUp``, ``Frame``) never collide in a generator."""
+    from domain.registry import production_games
+    from service.http.openapi import game_schema_name, game_types
+
+    schemas = json.loads(COMMITTED.read_text())["components"]["schemas"]
+    expected = {
+        game_schema_name(kind, t): kind for kind, game in production_games().items() for t in game_types(game)
+    }
+    assert {"YangtzeGameSetUp", "PingyaoGameSetUp", "YangtzePass", "JiangnanPass", "JiangnanFrame"} <= set(
+        expected
+    )
+    assert {"PingyaoPlaceTeller", "YangtzeView", "PingyaoView", "JiangnanView"} <= set(expected)
+    for name, kind in expected.items():
+        assert name in schemas and name.startswith(kind.capitalize()), name
+    for name, schema in schemas.items():
+        assert "_" not in name and "." not in name, name
+        assert schema.get("title", name) == name, (name, schema.get("title"))
+        if name not in expected:  # the rest are the application's own documents and the three unions
+            assert not name.startswith(("Yangtze", "Pingyao", "Jiangnan")), name
+
+
+def test_records_are_documented_as_bytes_too():
+    """NDJSON is the record's type; generators read it (and send an import) as bytes."""
+    doc = json.loads(COMMITTED.read_text())
+    record = doc["paths"]["/v1/games/{game_id}/record"]["get"]["responses"]["200"]["content"]
+    assert list(record) == ["application/x-ndjson", "application/octet-stream"]
+    upload = doc["paths"]["/v1/games/import"]["post"]["requestBody"]["content"]
+    assert upload == {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}

@@ -54,6 +54,7 @@ class AuditController(Controller):
 
     @get(
         "/{game_id:str}/states/{version:int}",
+        operation_id="getStateAt",
         summary=(
             "Time travel: the game right after event *version*, as the caller may see it "
             "(after the end: reveal=true shows everything)"
@@ -80,6 +81,7 @@ class AuditController(Controller):
 
     @get(
         "/{game_id:str}/record",
+        operation_id="getRecord",
         summary=(
             "The game's record as NDJSON (header, events, footer): redacted for the caller while it runs, "
             "complete after"
@@ -102,6 +104,7 @@ class AuditController(Controller):
 
     @get(
         "/{game_id:str}/verification",
+        operation_id="getVerification",
         summary=(
             "Check the stored game: hash chain, fold, replay through decide, and (after the end) the seed"
         ),
@@ -112,6 +115,7 @@ class AuditController(Controller):
 
     @post(
         "/import",
+        operation_id="importRecord",
         summary="Verify a finished game's complete record and store it as a new game to browse",
         status_code=201,
         request_max_body_size=None,  # read below, up to MAX_RECORD_BYTES (the app's limit is far lower)

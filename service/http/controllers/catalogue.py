@@ -17,12 +17,18 @@ class CatalogueController(Controller):
     path = "/v1/catalogue"
     tags = ("catalogue",)
 
-    @get("/", summary="The games hosted here, their player counts and options", responses=problems())
+    @get(
+        "/",
+        operation_id="getCatalogue",
+        summary="The games hosted here, their player counts and options",
+        responses=problems(),
+    )
     async def catalogue(self, application: App) -> Catalogue:
         return application.reads.catalogue()
 
     @get(
         "/{kind:str}/components",
+        operation_id="getComponents",
         summary="A game's component data (tiles, cards, tracks) for rendering; assumed values are marked",
         responses=problems(UnknownKind),
     )

@@ -33,7 +33,12 @@ class GamesController(Controller):
     path = "/v1/games"
     tags = ("games",)
 
-    @get("/", summary="Find games by kind and status, newest first", responses=problems(InvalidCursor))
+    @get(
+        "/",
+        operation_id="listGames",
+        summary="Find games by kind and status, newest first",
+        responses=problems(InvalidCursor),
+    )
     async def list_games(
         self,
         application: App,
@@ -50,6 +55,7 @@ class GamesController(Controller):
 
     @post(
         "/",
+        operation_id="createGame",
         summary="Create a game; returns the seat tokens taken now (shown once)",
         status_code=201,
         responses=problems(UnknownKind, InvalidOptions, InvalidSeat),
@@ -61,6 +67,7 @@ class GamesController(Controller):
 
     @post(
         "/{game_id:str}/seats/{seat:int}",
+        operation_id="joinSeat",
         summary=(
             "Claim an open seat; returns its token (shown once). The game starts when every seat is taken"
         ),
@@ -79,6 +86,7 @@ class GamesController(Controller):
 
     @get(
         "/{game_id:str}",
+        operation_id="getGame",
         summary="The game as the caller may see it; ETag is the version",
         response_headers=[etag_header("The game's version; send it back in If-None-Match for a 304")],
         responses={
@@ -106,6 +114,7 @@ class GamesController(Controller):
 
     @get(
         "/{game_id:str}/legal-moves",
+        operation_id="getLegalMoves",
         summary="Every command the caller's seat may send now",
         response_headers=[etag_header("The version these moves are legal at")],
         responses=problems(GameNotFound, InvalidToken),

@@ -108,6 +108,7 @@ class HistoryController(Controller):
             **problems(GameNotFound, InvalidToken, InvalidTicket, TicketExpired),
             200: ResponseSpec(
                 data_container=str,
+                generate_examples=False,
                 media_type="text/event-stream",
                 description="The event stream (see the operation's description for its messages)",
             ),

@@ -39,6 +39,7 @@ class MovesController(Controller):
 
     @post(
         "/",
+        operation_id="submitMove",
         summary=(
             "Submit a command. If-Match pins the version (stale: 412); Idempotency-Key makes retries safe"
         ),

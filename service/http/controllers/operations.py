@@ -19,12 +19,13 @@ class OperationsController(Controller):
     path = "/"
     tags = ("operations",)
 
-    @get("/healthz", summary="The process is up")
+    @get("/healthz", operation_id="healthz", summary="The process is up")
     async def healthz(self) -> Health:
         return Health(status="ok")
 
     @get(
         "/readyz",
+        operation_id="readyz",
         summary="Postgres is reachable (Redis state reported)",
         responses=problems(NotReady),
     )
@@ -38,12 +39,12 @@ class OperationsController(Controller):
             )
         return health
 
-    @get("/metrics", include_in_schema=False, media_type=metrics.CONTENT_TYPE)
+    @get("/metrics", operation_id="metrics", include_in_schema=False, media_type=metrics.CONTENT_TYPE)
     async def metrics(self) -> bytes:
         """Prometheus metrics of this worker (see :mod:`service.infra.metrics`)."""
         return metrics.render()
 
-    @get("/v1/openapi.json", include_in_schema=False)
+    @get("/v1/openapi.json", operation_id="getOpenapi", include_in_schema=False)
     async def openapi(self, request: Request) -> Response[dict[str, Any]]:
         return Response(
             content=json_encoder.encode(request.app.state.openapi_document(request.app)), media_type=JSON

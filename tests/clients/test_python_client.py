@@ -1,0 +1,244 @@
+"""openapi-python-client, the most common Python generator, accepts the whole served document (no
+endpoint or schema skipped, a function for every operation), and the client it generates plays a
+complete game of every title against a real ``yamen serve`` using only its own functions and models."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import os
+import pathlib
+import random
+import re
+import subprocess
+import sys
+from http import HTTPStatus
+
+import pytest
+
+from .conftest import operation_ids
+
+pytestmark = pytest.mark.slow
+
+PACKAGE = "yamen_generated_client"
+MAX_MOVES = 5000
+"""No random game here takes a tenth of this; more means the game does not end."""
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def _operations(document: dict) -> dict[str, str]:
+    """operationId -> the module the generator writes its functions to (``api/<tag>/<snake_case id>``)."""
+    return {
+        operation[
+            "operationId"
+        ]: f"{PACKAGE}.api.{_snake(operation['tags'][0])}.{_snake(operation['operationId'])}"
+        for item in document["paths"].values()
+        for operation in item.values()
+    }
+
+
+@pytest.fixture(scope="module")
+def generated(served_document, tmp_path_factory):
+    """The generator's output (stdout and stderr); the generated package is importable meanwhile."""
+    work = tmp_path_factory.mktemp("python-client")
+    (work / "openapi.json").write_bytes(served_document)
+    venv_bin = pathlib.Path(sys.executable).parent
+    run = subprocess.run(
+        [
+            str(venv_bin / "openapi-python-client"),
+            "generate",
+            "--path",
+            "openapi.json",
+            "--meta",
+            "none",
+            "--output-path",
+            PACKAGE,
+        ],
+        cwd=work,
+        env={**os.environ, "PATH": f"{venv_bin}{os.pathsep}{os.environ.get('PATH', '')}"},  # its ruff hooks
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
+        del sys.modules[name]
+    sys.path.insert(0, str(work))
+    try:
+        yield run.stdout + run.stderr
+    finally:
+        sys.path.remove(str(work))
+
+
+def test_the_generator_takes_every_operation_and_schema(generated, served_document):
+    assert "warning" not in generated.lower() and "unable to" not in generated.lower(), generated
+    document = json.loads(served_document)
+    modules = _operations(document)
+    assert sorted(modules) == sorted(operation_ids(document)), "every operation has an operationId"
+    missing = []
+    for operation_id, module in modules.items():
+        try:
+            functions = importlib.import_module(module)
+        except ModuleNotFoundError:
+            missing.append(operation_id)
+            continue
+        if not all(hasattr(functions, f) for f in ("sync", "sync_detailed", "asyncio", "asyncio_detailed")):
+            missing.append(operation_id)
+    assert not missing, f"operations without a generated function: {missing}"
+    models = importlib.import_module(f"{PACKAGE}.models")
+    for name in document["components"]["schemas"]:
+        if name not in ("Command", "Event", "View"):  # unions: inlined where used
+            assert hasattr(models, name), f"schema {name} has no generated model"
+
+
+def _ok(answer, status: HTTPStatus, model: type):
+    assert answer.status_code == status and isinstance(answer.parsed, model), (
+        answer.status_code,
+        answer.content[:2000],
+    )
+    return answer.parsed
+
+
+class Player:
+    """Plays and audits games through the generated package only: its functions, models and types."""
+
+    def __init__(self, document: dict, base_url: str) -> None:
+        package = importlib.import_module(PACKAGE)
+        self.models = importlib.import_module(f"{PACKAGE}.models")
+        self.types = importlib.import_module(f"{PACKAGE}.types")
+        self.client = package.Client(base_url=base_url, raise_on_unexpected_status=True, timeout=60.0)
+        self.modules = _operations(document)
+
+    def call(self, operation_id: str, *args, **kwargs):
+        """The generated ``sync_detailed`` of an operation, by its operationId."""
+        module = importlib.import_module(self.modules[operation_id])
+        return module.sync_detailed(*args, client=self.client, **kwargs)
+
+    def create(self, kind: str, players: int, seed: str) -> tuple[str, dict[int, str]]:
+        """Seats left open and then claimed one by one (joinSeat) when there are two or more."""
+        models = self.models
+        take = models.CreateGameTakeSeatsType0.NONE if players > 1 else models.CreateGameTakeSeatsType0.ALL
+        body = models.CreateGame(
+            kind=kind,
+            options=models.CreateGameOptions.from_dict({"players": players}),
+            seed=seed,
+            take_seats=take,
+        )
+        created = _ok(self.call("createGame", body=body), HTTPStatus.CREATED, models.GameCreated)
+        tokens = {token.seat: token.token for token in created.tokens}
+        for seat in range(players):
+            if seat not in tokens:
+                joined = _ok(self.call("joinSeat", created.game_id, seat), HTTPStatus.CREATED, models.Joined)
+                tokens[seat] = joined.token
+        assert sorted(tokens) == list(range(players))
+        return created.game_id, tokens
+
+    def play(self, kind: str, players: int, seed: str) -> str:
+        """A complete game: each turn a seeded-random legal move of a seat that is to act."""
+        models, rng = self.models, random.Random(seed)
+        game_id, tokens = self.create(kind, players, seed)
+        prefix = kind.capitalize()
+        for moves in range(MAX_MOVES):
+            game = _ok(self.call("getGame", game_id), HTTPStatus.OK, models.GameDocument)
+            assert type(game.view).__name__ == f"{prefix}View"
+            if game.status == "finished":
+                break
+            seat = rng.choice(game.to_act)
+            bearer = f"Bearer {tokens[seat]}"
+            answer = self.call("getLegalMoves", game_id, authorization=bearer)
+            legal = _ok(answer, HTTPStatus.OK, models.LegalMoves)
+            assert answer.headers["etag"] == f'"{legal.version}"' and legal.seat == seat
+            assert legal.moves and all(type(m).__name__.startswith(prefix) for m in legal.moves), legal.moves
+            result = _ok(
+                self.call(
+                    "submitMove",
+                    game_id,
+                    body=rng.choice(legal.moves),
+                    authorization=bearer,
+                    if_match=answer.headers["etag"],
+                    idempotency_key=f"{game_id}-{moves}",
+                ),
+                HTTPStatus.OK,
+                models.MoveResult,
+            )
+            assert result.version > legal.version and result.events
+        else:
+            raise AssertionError(f"{kind} with {players} players did not end within {MAX_MOVES} moves")
+        assert isinstance(game.outcome, models.Outcome)
+        self.audit(game_id, game.version, tokens[0], prefix)
+        return game_id
+
+    def audit(self, game_id: str, version: int, token: str, prefix: str) -> None:
+        """History, time travel, record, verification, the stream and the listing of a finished game."""
+        models = self.models
+        events, after = [], 0
+        while after is not None:
+            page = _ok(
+                self.call("listEvents", game_id, after=after, limit=100), HTTPStatus.OK, models.History
+            )
+            events += page.events
+            after = page.next_after
+        assert [e.seq for e in events] == list(range(1, version + 1))
+        assert all(type(e.event).__name__.startswith(prefix) for e in events), "events decode into its models"
+
+        middle = _ok(
+            self.call("getStateAt", game_id, version // 2, reveal=True), HTTPStatus.OK, models.GameDocument
+        )
+        assert middle.version == version // 2
+
+        record = _ok(self.call("getRecord", game_id), HTTPStatus.OK, self.types.File)
+        assert len(record.payload.read().splitlines()) == version + 2, (
+            "a header, one line per event, a footer"
+        )
+
+        verification = _ok(self.call("getVerification", game_id), HTTPStatus.OK, models.Verification)
+        checks = {check.name: check.status for check in verification.checks}
+        assert verification.ok and {"chain", "fold", "replay"} <= set(checks), checks
+        assert set(checks.values()) == {"passed"}, checks
+
+        ticket = _ok(
+            self.call("createStreamTicket", game_id, authorization=f"Bearer {token}"),
+            HTTPStatus.CREATED,
+            models.StreamTicket,
+        )
+        stream = self.call("streamEvents", game_id, ticket=ticket.ticket)
+        assert stream.status_code == HTTPStatus.OK
+        text = stream.content.decode()
+        assert text.count("event: event") == version and "event: end" in text
+
+        listed = _ok(
+            self.call("listGames", kind=prefix.lower(), status="finished", limit=100),
+            HTTPStatus.OK,
+            models.GameList,
+        )
+        assert game_id in {g.game_id for g in listed.games}
+
+    def reimport(self, game_id: str) -> None:
+        """A finished game's record, imported back: stored under a new id, and it verifies."""
+        record = _ok(self.call("getRecord", game_id), HTTPStatus.OK, self.types.File)
+        body = self.types.File(payload=io.BytesIO(record.payload.read()))
+        imported = _ok(self.call("importRecord", body=body), HTTPStatus.CREATED, self.models.Imported)
+        assert imported.imported_from == game_id and imported.game_id != game_id and imported.verification.ok
+
+
+def test_the_generated_client_plays_every_title(generated, served_document, live_url):
+    player = Player(json.loads(served_document), live_url)
+    models = player.models
+    assert _ok(player.call("healthz"), HTTPStatus.OK, models.Health).status == "ok"
+    assert _ok(player.call("readyz"), HTTPStatus.OK, models.Health).postgres == "ok"
+    catalogue = _ok(player.call("getCatalogue"), HTTPStatus.OK, models.Catalogue)
+    assert {"yangtze", "pingyao", "jiangnan"} <= {entry.kind for entry in catalogue.games}
+    finished = []
+    for entry in catalogue.games:
+        components = _ok(
+            player.call("getComponents", entry.kind), HTTPStatus.OK, models.GetComponentsResponse200
+        )
+        assert components.additional_properties, entry.kind
+        counts = set(entry.player_counts)
+        for players in sorted({min(counts), max(counts), 2} & counts):  # the solo modes included
+            finished.append(player.play(entry.kind, players, seed=f"{entry.kind}-{players}"))
+    player.reimport(finished[0])
