@@ -139,3 +139,15 @@ async def test_cli_verifies_and_narrates_a_record_offline(client, tmp_path, monk
     path.write_bytes(b"\n".join(bad))
     assert cli.main(["verify", str(path)]) == 1
     assert "chain   FAILED at seq 4" in capsys.readouterr().out
+
+
+async def test_the_record_is_labelled_as_the_client_asks(client):
+    """NDJSON by default; the same bytes as application/octet-stream to a client (a generated one)
+    that asks for that, as the document offers."""
+    created = await create(client, "bluff", {"players": 2})
+    path = f"/v1/games/{created['game_id']}/record"
+    plain = await client.get(path)
+    assert plain.headers["content-type"].startswith("application/x-ndjson")
+    octets = await client.get(path, headers={"Accept": "application/octet-stream"})
+    assert octets.headers["content-type"].startswith("application/octet-stream")
+    assert octets.content == plain.content
