@@ -88,7 +88,6 @@ class AuditController(Controller):
             "The game's record as NDJSON (header, events, footer): redacted for the caller while it runs, "
             "complete after"
         ),
-        media_type=NDJSON,
         responses={
             200: ResponseSpec(
                 str,
