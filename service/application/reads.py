@@ -98,12 +98,13 @@ class Reads:
             return Encoded(entry.row.version, body)
         if if_none_match is not None:
             row = await self.states.row(game_id)
-            if row.version == if_none_match:
+            if row.version == if_none_match and row.status != "open":
                 return Encoded(row.version, None)
         loaded = await self.states.load(game_id)
-        return Encoded(
-            loaded.version, json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id)))
-        )
+        body = json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id)))
+        # A claimed seat changes an open game without a new version, so its version is no entity
+        # tag: an open game's document has none (a cached copy is always refetched in full).
+        return Encoded(None if loaded.row.status == "open" else loaded.version, body)
 
     async def legal_moves(self, game_id: str, seat: Seat | None) -> Encoded:
         """Every command *seat* may send now, encoded, and the version they are for."""

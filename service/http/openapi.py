@@ -13,6 +13,7 @@ declares its own responses (problem codes, headers) and operationId; nothing her
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import re
 from typing import Any
@@ -268,9 +269,21 @@ def _records_as_bytes(doc: dict[str, Any]) -> None:
                     content.update(copy.deepcopy(BINARY))
 
 
+def _describe_game_types(schemas: dict[str, Any], games: dict[str, Game]) -> None:
+    """Each game type's docstring as its schema's description: a command's says what the move does
+    (the reference web client shows it beside the move), an event's what happened."""
+    for kind, game in games.items():
+        for t in game_types(game):
+            doc = t.__dict__.get("__doc__")
+            schema = schemas.get(game_schema_name(kind, t))
+            if doc and schema is not None and isinstance(schema, dict):
+                schema.setdefault("description", inspect.cleandoc(doc))
+
+
 def finish_openapi(document: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
     doc = _short_names(copy.deepcopy(document), games)
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+    _describe_game_types(schemas, games)
     _discriminate(doc, schemas)
     if games:
         _name_unions(doc, games)

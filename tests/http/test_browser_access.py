@@ -250,3 +250,23 @@ async def test_answers_that_depend_on_the_seat_are_never_reused_for_another(clie
         assert response.status_code == 200
         assert response.headers["vary"] == "Authorization"
         assert response.headers["cache-control"] == "private, no-cache"
+
+
+async def test_an_open_games_document_is_never_answered_not_modified(client):
+    """Claiming a seat changes an open game (seats, then status) without a new version: its
+    document carries no ETag, and an If-None-Match never gets a 304 for a copy from before a join."""
+    created = await create(client, "bluff", {"players": 2}, take="none")
+    game_id, version = created["game_id"], created["version"]
+    first = await client.get(f"/v1/games/{game_id}")
+    assert first.status_code == 200 and "etag" not in first.headers
+    assert first.json()["status"] == "open"
+    await client.post(f"/v1/games/{game_id}/seats/0")
+    cached = await client.get(f"/v1/games/{game_id}", headers={"If-None-Match": f'"{version}"'})
+    assert cached.status_code == 200
+    assert [s["claimed"] for s in cached.json()["seats"]] == [True, False]
+    await client.post(f"/v1/games/{game_id}/seats/1")
+    started = await client.get(f"/v1/games/{game_id}")  # no tag to send: the open copy had none
+    assert started.status_code == 200 and started.json()["status"] == "active"
+    assert started.headers["etag"] == f'"{version}"'
+    again = await client.get(f"/v1/games/{game_id}", headers={"If-None-Match": started.headers["etag"]})
+    assert again.status_code == 304

@@ -88,7 +88,12 @@ class GamesController(Controller):
         "/{game_id:str}",
         operation_id="getGame",
         summary="The game as the caller may see it; ETag is the version",
-        response_headers=[etag_header("The game's version; send it back in If-None-Match for a 304")],
+        response_headers=[
+            etag_header(
+                "The game's version; send it back in If-None-Match for a 304 "
+                "(none while seats are open: a claim changes the game without a new version)"
+            )
+        ],
         responses={
             **problems(GameNotFound, InvalidToken, InvalidPrecondition),
             304: ResponseSpec(None, description="Not modified since the version in If-None-Match"),
