@@ -7,6 +7,7 @@ from .games import GamesController
 from .history import HistoryController
 from .moves import MovesController
 from .operations import OperationsController
+from .play import PlayRouter
 
 CONTROLLERS = [
     OperationsController,
@@ -15,6 +16,7 @@ CONTROLLERS = [
     MovesController,
     HistoryController,
     AuditController,
+    PlayRouter,  # the reference web client at /play (not in the OpenAPI document)
 ]
 
 __all__ = ["CONTROLLERS"]
