@@ -34,6 +34,9 @@ class EndTurn(YangtzeCommand, frozen=True):
 
 
 class Bid(YangtzeCommand, frozen=True):
+    """Branches: in the auction of a drawn branch token, bid ``amount`` - more than the highest bid so
+    far and no more than your money; the last bidder left pays it and takes the token."""
+
     amount: int
 
 
@@ -42,15 +45,24 @@ class Pass(YangtzeCommand, frozen=True):
 
 
 class ReturnGood(YangtzeCommand, frozen=True):
+    """Rulers: for the order to return a good, put one of the goods behind your screen in the box.
+    ``good``: the goods token's id."""
+
     good: int
 
 
 class ExchangeGood(YangtzeCommand, frozen=True):
+    """Rulers: for the exchange order, swap one of the goods behind your screen (``good``: its token id)
+    with the good in front of trading house ``slot`` (0 = open end .. 7 = Shanghai)."""
+
     good: int
     slot: int
 
 
 class BuyBackLiquidity(YangtzeCommand, frozen=True):
+    """Rulers: for the buy-back order, buy back one of your used liquidity cards, paying the ``value``
+    (10, 15 or 20) it brought you."""
+
     value: int
 
 
@@ -65,6 +77,9 @@ class DeclineOrder(YangtzeCommand, frozen=True):
 
 
 class PlayLiquidity(YangtzeCommand, frozen=True):
+    """Special Cards: at any time, play your unused liquidity card of ``value`` (10, 15 or 20) to raise
+    your money by that much (you must, when a ruler's tax exceeds your money); unused, it is worth 30."""
+
     value: int
 
 
