@@ -34,7 +34,7 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def web_database() -> Iterator[str]:
     name = f"yamen_web_{secrets.token_hex(4)}"
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
@@ -46,7 +46,7 @@ def web_database() -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def api(web_database: str) -> Iterator[str]:
     """The base URL of ``yamen serve`` on its own database (rate limit off: the pages poll)."""
     port = _free_port()
@@ -99,7 +99,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def other_origin() -> Iterator[str]:
     """service/web served by a plain static server on another port: another origin than the API's."""
     handler = functools.partial(_QuietHandler, directory=str(WEB))
@@ -113,8 +113,10 @@ def other_origin() -> Iterator[str]:
         server.server_close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator:
+    """Chromium for this package's tests.  Package-scoped: Playwright's sync API keeps an event
+    loop running in the main thread while it is open, which later tests' asyncio.run would meet."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
