@@ -171,6 +171,7 @@ class Moves:
                     events=[
                         envelope(codec, s, seat, finished, e) for s, e in zip(stored, events, strict=True)
                     ],
+                    to_act=game.to_act(state),
                 )
             )
             idem = None
