@@ -44,7 +44,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--servers",
         default="granian,uvicorn",
-        help="ASGI servers to compare; the first is also used for growth",
+        help="ASGI servers to compare (granian, uvicorn; granian+snap8 runs granian with "
+        "YAMEN_SNAPSHOT_EVERY=8); the first is also used for growth and whole games",
     )
     p.add_argument(
         "--workers",
@@ -269,14 +270,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             # Every server runs at once (idle ones cost nothing) and the phases interleave, so a
             # drift in the machine's background load hits every server alike.
             for server_kind in args.servers:
+                # "granian+snap8": granian with YAMEN_SNAPSHOT_EVERY=8 (an A/B inside one run).
+                asgi, _, variant = server_kind.partition("+")
                 srv = Server(
-                    server_kind,
+                    asgi,
                     args.workers,
                     url,
                     args.redis_url,
                     args.pool_size,
                     pathlib.Path(args.output).parent,
+                    label=server_kind,
                 )
+                if variant.startswith("snap"):
+                    srv.env["YAMEN_SNAPSHOT_EVERY"] = variant.removeprefix("snap")
+                elif variant:
+                    raise SystemExit(f"unknown server variant {variant!r} (known: +snapN)")
                 if args.access_log:
                     srv.env["YAMEN_ACCESS_LOG"] = "1"
                 log(f"{server_kind}: starting ({args.workers} worker(s)) on port {srv.port}")
