@@ -116,6 +116,9 @@ class Slot:
     players: int
     seat: int = 0
     version: int = 0
+    legal: list[Any] | None = None
+    """The legal moves of ``seat`` at ``version``, when a one-trip move answer carried them."""
+    moves: int = 0
 
 
 def _auth(token: str) -> bytes:
@@ -138,38 +141,56 @@ class MoveError(Exception):
     pass
 
 
-async def _one_move(c: Connection, slot: Slot, rng: random.Random, w: Window | None) -> bool:
-    """Ask the seat that is (probably) to act for its legal moves, pick one uniformly, submit it.
+async def _one_move(
+    c: Connection, slot: Slot, rng: random.Random, w: Window | None, one_trip: bool = False
+) -> bool:
+    """Make one move in *slot*'s game as the seat to act; True when the game has finished.
 
-    Returns True when the game has finished.  The seat to act is learnt by asking: a seat that may
-    not act gets an empty list, and the next seat is asked (to_act is a single seat in these games).
+    The two-request client asks the seat to act (named by the last move's answer) for its legal
+    moves, picks one uniformly and submits it.  The one-trip client submits with
+    ``?include=legal_moves`` and, when the same seat acts again, plays from the moves the answer
+    carried without a GET (its GET is needed only when the turn passes to another seat: a seat's
+    legal moves are its own).  A seat that may not act (a stale guess) is answered an empty list,
+    and the next seat is asked.
     """
-    path = f"/v1/games/{slot.game_id}/legal-moves"
-    for _ in range(slot.players):
-        t0 = time.perf_counter()
-        status, _, body = await c.request("GET", path, slot.auth[slot.seat])
-        t1 = time.perf_counter()
-        if w is not None:
-            w.record("legal", t0, t1)
-        if status != 200:
-            raise MoveError(f"legal-moves {status}: {body[:300]!r}")
-        moves = _json.decode(body)["moves"]
-        if moves:
-            break
-        slot.seat = (slot.seat + 1) % slot.players
-    else:
-        return True  # nobody may act: the game is over
+    moves = slot.legal if one_trip else None
+    if moves is None:
+        path = f"/v1/games/{slot.game_id}/legal-moves"
+        for _ in range(slot.players):
+            t0 = time.perf_counter()
+            status, _, body = await c.request("GET", path, slot.auth[slot.seat])
+            t1 = time.perf_counter()
+            if w is not None:
+                w.record("legal", t0, t1)
+            if status != 200:
+                raise MoveError(f"legal-moves {status}: {body[:300]!r}")
+            moves = _json.decode(body)["moves"]
+            if moves:
+                break
+            slot.seat = (slot.seat + 1) % slot.players
+        else:
+            return True  # nobody may act: the game is over
     move = _enc.encode(moves[rng.randrange(len(moves))])
+    path = f"/v1/games/{slot.game_id}/moves" + ("?include=legal_moves" if one_trip else "")
     t0 = time.perf_counter()
-    status, _, body = await c.request("POST", f"/v1/games/{slot.game_id}/moves", slot.auth[slot.seat], move)
+    status, _, body = await c.request("POST", path, slot.auth[slot.seat], move)
     t1 = time.perf_counter()
     if status != 200:
         raise MoveError(f"move {status}: {body[:300]!r}")
     if w is not None:
         w.record("move", t0, t1)
-    # The answer starts {"version":N,"status":...} (the service encodes that dict in this order).
-    slot.version = int(body[11 : body.index(b",", 11)])
-    return b'"status":"finished"' in body[:200]
+        if one_trip and slot.legal is not None:
+            w.counts["without_get"] = w.counts.get("without_get", 0) + (t0 >= w.start and t1 <= w.end)
+    slot.moves += 1
+    answer = _json.decode(body)
+    slot.version = answer["version"]
+    mover, to_act = slot.seat, answer.get("to_act") or []
+    slot.legal = None
+    if to_act:
+        slot.seat = to_act[0]
+        if one_trip and slot.seat == mover and answer.get("legal_moves", {}).get("moves"):
+            slot.legal = answer["legal_moves"]["moves"]
+    return answer["status"] == "finished"
 
 
 def moves(
@@ -182,8 +203,10 @@ def moves(
     warmup: float,
     duration: float,
     seed: int = 1,
+    one_trip: bool = False,
 ) -> dict[str, Any]:
-    """Play *games* games concurrently over *connections* keep-alive connections for a window.
+    """Play *games* games concurrently over *connections* keep-alive connections for a window
+    (with the one-trip client when *one_trip*: see :func:`_one_move`).
 
     Each connection owns games/connections games and makes one move in each in turn, so every game
     is in flight all the time; a game that finishes is replaced by a new one (its creation is
@@ -208,7 +231,7 @@ def moves(
                     if not w.running():
                         break
                     try:
-                        done = await _one_move(c, mine[k], rng, w)
+                        done = await _one_move(c, mine[k], rng, w, one_trip)
                     except MoveError as exc:
                         errors.append(str(exc))
                         done = True
@@ -227,6 +250,7 @@ def moves(
             "move": w.result("move"),
             "legal": w.result("legal"),
             "create": w.result("create"),
+            "moves_without_get": w.counts.get("without_get", 0),
             "finished": finished,
             "errors": len(errors),
             "first_errors": errors[:3],
@@ -235,6 +259,66 @@ def moves(
         }
 
     return _run(main())
+
+
+def whole_games(
+    host: str,
+    port: int,
+    configs: list[tuple[str, int]],
+    games: int,
+    connections: int,
+    one_trip: bool,
+    seed: int = 7,
+) -> dict[str, Any]:
+    """Whole games, per title and player count: *games* games created, played to the end and
+    finished, *connections* at a time, timed from the first creation to the last move.  The
+    figure counts everything a game costs (creation, every move, its legal-moves reads, the end)."""
+
+    async def main() -> dict[str, Any]:
+        conns = await _connections(host, port, connections)
+        out = {
+            f"{kind} {players}p": await _whole(conns, kind, players, games, one_trip, seed)
+            for kind, players in configs
+        }
+        for c in conns:
+            await c.close()
+        return out
+
+    return _run(main())
+
+
+async def _whole(
+    conns: list[Connection], kind: str, players: int, games: int, one_trip: bool, seed: int
+) -> dict[str, Any]:
+    left = [games]
+    played: list[int] = []
+    errors: list[str] = []
+
+    async def worker(i: int, c: Connection) -> None:
+        rng = random.Random(seed * 1000 + i)
+        while left[0] > 0:
+            left[0] -= 1
+            slot = await _create(c, kind, players)
+            try:
+                while not await _one_move(c, slot, rng, None, one_trip):
+                    pass
+            except MoveError as exc:
+                errors.append(str(exc))
+            played.append(slot.moves)
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(worker(i, c) for i, c in enumerate(conns)))
+    seconds = time.perf_counter() - t0
+    return {
+        "games": len(played),
+        "moves": sum(played),
+        "seconds": seconds,
+        "games_per_s": len(played) / seconds,
+        "moves_per_s": sum(played) / seconds,
+        "moves_per_game": sum(played) / max(len(played), 1),
+        "errors": len(errors),
+        "first_errors": errors[:3],
+    }
 
 
 async def _create_many(c: Connection, kind: str, players: int, n: int) -> list[Slot]:

@@ -44,7 +44,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--servers",
         default="granian,uvicorn",
-        help="ASGI servers to compare; the first is also used for growth",
+        help="ASGI servers to compare (granian, uvicorn; granian+snap8 runs granian with "
+        "YAMEN_SNAPSHOT_EVERY=8); the first is also used for growth and whole games",
     )
     p.add_argument(
         "--workers",
@@ -58,6 +59,15 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         help="keep the per-request access log on (the production default); off by default here",
     )
     p.add_argument("--pool-size", type=int, default=16, help="Postgres pool per worker (YAMEN_POOL_SIZE)")
+    p.add_argument(
+        "--whole-games",
+        type=int,
+        default=8,
+        help="games per title and player count in the whole-games figure (0 to skip it)",
+    )
+    p.add_argument(
+        "--whole-connections", type=int, default=8, help="games played at once in the whole-games figure"
+    )
     p.add_argument(
         "--growth-kind",
         default="jiangnan",
@@ -78,6 +88,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.quick:
         args.games, args.connections, args.duration, args.warmup, args.repeat = 8, 4, 0.5, 0.2, 1
+        args.whole_games, args.whole_connections = 1, 1
         args.servers = args.servers.split(",")[0]
         args.workers = 1
         if args.output == str(ROOT / "bench-results" / "latest.json"):
@@ -253,20 +264,27 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         servers: dict[str, Any] = {}
         ceiling_runs: list[dict[str, Any]] = []
-        runs = {k: {"echo": [], "moves": [], "get": [], "get304": []} for k in args.servers}
+        runs = {k: {"echo": [], "moves": [], "moves1": [], "get": [], "get304": []} for k in args.servers}
         started_servers: dict[str, Server] = {}
         try:
             # Every server runs at once (idle ones cost nothing) and the phases interleave, so a
             # drift in the machine's background load hits every server alike.
             for server_kind in args.servers:
+                # "granian+snap8": granian with YAMEN_SNAPSHOT_EVERY=8 (an A/B inside one run).
+                asgi, _, variant = server_kind.partition("+")
                 srv = Server(
-                    server_kind,
+                    asgi,
                     args.workers,
                     url,
                     args.redis_url,
                     args.pool_size,
                     pathlib.Path(args.output).parent,
+                    label=server_kind,
                 )
+                if variant.startswith("snap"):
+                    srv.env["YAMEN_SNAPSHOT_EVERY"] = variant.removeprefix("snap")
+                elif variant:
+                    raise SystemExit(f"unknown server variant {variant!r} (known: +snapN)")
                 if args.access_log:
                     srv.env["YAMEN_ACCESS_LOG"] = "1"
                 log(f"{server_kind}: starting ({args.workers} worker(s)) on port {srv.port}")
@@ -305,6 +323,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     )
                     srv.games = mv.pop("games")
                     runs[server_kind]["moves"].append(mv)
+                    if mv["errors"]:
+                        log(f"  move errors: {mv['errors']} {mv['first_errors']}")
+                for server_kind, srv in started_servers.items():
+                    log(f"run {r + 1}/{args.repeat} {server_kind}: moves, one-trip client")
+                    mv = measured(
+                        srv,
+                        loadgen.moves,
+                        srv.host,
+                        srv.port,
+                        args.kind,
+                        args.players,
+                        args.games,
+                        args.connections,
+                        args.warmup,
+                        args.duration,
+                        r + 1,
+                        True,
+                    )
+                    mv.pop("games")
+                    runs[server_kind]["moves1"].append(mv)
                     if mv["errors"]:
                         log(f"  move errors: {mv['errors']} {mv['first_errors']}")
                 for server_kind, srv in started_servers.items():
@@ -350,6 +388,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         args.duration,
                     )
                 )
+            whole: dict[str, Any] = {}
+            if args.whole_games > 0:
+                srv = started_servers[args.servers[0]]
+                configs = [
+                    (kind, players) for kind in ("yangtze", "pingyao", "jiangnan") for players in (2, 3, 4)
+                ]
+                for label, one_trip in (("two_request", False), ("one_trip", True)):
+                    log(f"{args.servers[0]}: whole games ({label}), {args.whole_games} per title and count")
+                    whole[label] = call(
+                        loadgen.whole_games,
+                        srv.host,
+                        srv.port,
+                        configs,
+                        args.whole_games,
+                        args.whole_connections,
+                        one_trip,
+                    )
+            results["whole_games"] = whole
             for server_kind, srv in started_servers.items():
                 memory = srv.memory()
                 growth = None
@@ -385,6 +441,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
+BGIO_IN_MEMORY = 789
+"""boardgame.io 0.50.2 in memory, moves/s, measured on this machine kind on 2026-11-30 (750–789;
+the higher figure, so the target is not met by a slow peer run)."""
+
+
 def _med(runs: list[dict[str, Any]], *path: str) -> float:
     vals = []
     for r in runs:
@@ -410,6 +471,12 @@ def summarize(results: dict[str, Any], args: argparse.Namespace) -> dict[str, An
             "legal_p50_ms": _med(runs["moves"], "legal", "p50_ms"),
             "legal_p99_ms": _med(runs["moves"], "legal", "p99_ms"),
             "games_finished": _med(runs["moves"], "finished"),
+            "moves1_per_s": _med(runs["moves1"], "move", "rps"),
+            "move1_p50_ms": _med(runs["moves1"], "move", "p50_ms"),
+            "move1_p99_ms": _med(runs["moves1"], "move", "p99_ms"),
+            "moves1_legal_rps": _med(runs["moves1"], "legal", "rps"),
+            "moves1_without_get": _med(runs["moves1"], "moves_without_get"),
+            "moves1_count": _med(runs["moves1"], "move", "count"),
             "move_errors": sum(r["errors"] for r in runs["moves"]),
             "get_rps": _med(runs["get"], "rps"),
             "get_p50_ms": _med(runs["get"], "p50_ms"),
@@ -419,8 +486,12 @@ def summarize(results: dict[str, Any], args: argparse.Namespace) -> dict[str, An
             "get304_p99_ms": _med(runs["get304"], "p99_ms"),
             "read_errors": sum(r["errors"] for r in runs["get"] + runs["get304"]),
             "memory": s["memory"],
-            "server_cpu": {k: _med(runs[k], "server_cpu") for k in ("echo", "moves", "get", "get304")},
-            "machine_cpu": {k: _med(runs[k], "machine_cpu") for k in ("echo", "moves", "get", "get304")},
+            "server_cpu": {
+                k: _med(runs[k], "server_cpu") for k in ("echo", "moves", "moves1", "get", "get304")
+            },
+            "machine_cpu": {
+                k: _med(runs[k], "machine_cpu") for k in ("echo", "moves", "moves1", "get", "get304")
+            },
             "client_cpu": {
                 "echo": _med(runs["echo"], "client_cpu"),
                 "moves": _med(runs["moves"], "move", "client_cpu"),
@@ -458,7 +529,24 @@ def summarize(results: dict[str, Any], args: argparse.Namespace) -> dict[str, An
             target(f"{kind}: warm GET req/s ÷ echo req/s ≥ 0.60", f["get_rps"] / f["echo_rps"], 0.60, True),
             target(f"{kind}: move p99 ÷ p50 ≤ 5", f["move_p99_ms"] / f["move_p50_ms"], 5.0, False),
             target(f"{kind}: warm GET p99 ÷ p50 ≤ 5", f["get_p99_ms"] / f["get_p50_ms"], 5.0, False),
-            target(f"{kind}: moves/s > boardgame.io in memory (2,100)", f["moves_per_s"], 2100.0, True),
+            target(
+                f"{kind}: one-trip moves/s ÷ echo req/s ≥ 0.30", f["moves1_per_s"] / f["echo_rps"], 0.30, True
+            ),
+            target(
+                f"{kind}: one-trip moves/s ÷ boardgame.io in memory ({BGIO_IN_MEMORY}/s) ≥ 1.5",
+                f["moves1_per_s"] / BGIO_IN_MEMORY,
+                1.5,
+                True,
+            ),
+            target(
+                f"{kind}: server CPU per one-trip move ÷ per echo ≤ 3",
+                (f["server_cpu"]["moves1"] / f["moves1_per_s"]) / (f["server_cpu"]["echo"] / f["echo_rps"])
+                if f["moves1_per_s"] and f["echo_rps"]
+                else float("nan"),
+                3.0,
+                False,
+            ),
+            target(f"{kind}: one-trip move p99 ÷ p50 ≤ 5", f["move1_p99_ms"] / f["move1_p50_ms"], 5.0, False),
         ]
     if "10" in growth and "1000" in growth:
         targets.append(
@@ -532,6 +620,13 @@ def render(results: dict[str, Any]) -> str:
         lambda f: f"{f['moves_per_s']:,.0f}  (p50 {f['move_p50_ms']:.2f} / p99 {f['move_p99_ms']:.2f} ms)",
     )
     row(
+        "moves/s, one-trip client (POST ?include=legal_moves)",
+        lambda f: (
+            f"{f['moves1_per_s']:,.0f}  (p50 {f['move1_p50_ms']:.2f} / p99 {f['move1_p99_ms']:.2f} ms; "
+            f"{f['moves1_without_get'] / max(f['moves1_count'], 1):.0%} without a GET)"
+        ),
+    )
+    row(
         "legal-moves GET/s during the moves",
         lambda f: f"{f['legal_rps']:,.0f}  (p50 {f['legal_p50_ms']:.2f} / p99 {f['legal_p99_ms']:.2f} ms)",
     )
@@ -544,12 +639,13 @@ def render(results: dict[str, Any]) -> str:
         lambda f: f"{f['get304_rps']:,.0f}  (p50 {f['get304_p50_ms']:.2f} / p99 {f['get304_p99_ms']:.2f} ms)",
     )
     row(
-        "server CPU per request, ms (echo · move+its legal GET · GET · 304)",
+        "server CPU per request, ms (echo · move+its legal GET · one-trip move · GET · 304)",
         lambda f: " · ".join(
             f"{1000 * f['server_cpu'][k] / f[r]:.2f}" if f[r] else "-"
             for k, r in (
                 ("echo", "echo_rps"),
                 ("moves", "moves_per_s"),
+                ("moves1", "moves1_per_s"),
                 ("get", "get_rps"),
                 ("get304", "get304_rps"),
             )
@@ -570,6 +666,22 @@ def render(results: dict[str, Any]) -> str:
         lambda f: " · ".join(f"{f['machine_cpu'][k]:.2f}" for k in ("echo", "moves", "get", "get304")),
     )
     row("errors (moves / reads)", lambda f: f"{f['move_errors']} / {f['read_errors']}")
+    whole = results.get("whole_games") or {}
+    if whole:
+        add("")
+        add(
+            f"Whole games on {s['primary_server']} ({cfg['whole_games']} per title and count, "
+            f"{cfg['whole_connections']} at a time; creation, every move and its reads, the end):"
+        )
+        add("| game | moves/game | games/s two-request · one-trip | moves/s two-request · one-trip |")
+        add("|---|---|---|---|")
+        two, one = whole.get("two_request", {}), whole.get("one_trip", {})
+        for label, g in two.items():
+            o = one.get(label, {})
+            add(
+                f"| {label} | {g['moves_per_game']:,.0f} | {g['games_per_s']:.2f} · "
+                f"{o.get('games_per_s', 0):.2f} | {g['moves_per_s']:,.0f} · {o.get('moves_per_s', 0):,.0f} |"
+            )
     c = s["ceiling"]
     add("")
     add(

@@ -57,8 +57,10 @@ class Server:
         redis_url: str,
         pool_size: int,
         log_dir: pathlib.Path,
+        label: str | None = None,
     ) -> None:
         self.kind = kind
+        self.label = label or kind
         self.workers = workers
         self.port = free_port()
         self.host = "127.0.0.1"
@@ -74,7 +76,7 @@ class Server:
             "YAMEN_POOL_SIZE": str(pool_size),
         }
         log_dir.mkdir(parents=True, exist_ok=True)
-        self.log_path = log_dir / f"server-{kind}.log"
+        self.log_path = log_dir / f"server-{self.label}.log"
         self.proc: subprocess.Popen | None = None
         self.games: list = []
         self.cwd = pathlib.Path(__file__).resolve().parent.parent  # the checkout whose service/ is served

@@ -9,7 +9,7 @@ from .components import FILE
 from .components import components as _components
 from .describe import describe
 from .events import EVENTS
-from .evolve import evolve
+from .evolve import evolve, fold
 from .options import JiangnanOptions
 from .scoring import outcome
 from .state import EARLIER_VERSIONS, RULES_VERSION, State
@@ -31,6 +31,7 @@ GAME = Game(
     setup_under=rules.setup,
     decide=rules.decide,
     evolve=evolve,
+    fold_events=fold,
     to_act=rules.to_act,
     legal_moves=rules.legal_moves,
     view=view,

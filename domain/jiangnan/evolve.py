@@ -5,7 +5,7 @@ so applying a fact costs one dictionary look-up whatever the event."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .components import (
@@ -583,4 +583,12 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
 
 def evolve(state: State, event: Any) -> State:
     _HANDLERS[type(event)](state, event)
+    return state
+
+
+def fold(state: State, events: Iterable[Any]) -> State:
+    """:func:`evolve` over *events* in one loop (the hot loop of every load)."""
+    handlers = _HANDLERS
+    for event in events:
+        handlers[type(event)](state, event)
     return state

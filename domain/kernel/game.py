@@ -129,6 +129,9 @@ class Game:
     """The game's :class:`~domain.kernel.components.ComponentFile` (its data file), if it has one."""
     setup_under: Callable[[Any, Rng, str], list[Event]] | None = None
     """``setup`` under one of the earlier versions (the setup event records the version)."""
+    fold_events: Callable[[Any, Iterable[Event]], Any] | None = None
+    """``evolve`` over many events in one loop (what :meth:`fold` runs when a game gives it): every
+    load folds the events after its snapshot, so the per-event call it saves counts."""
     earlier_versions: tuple[str, ...] = ()
     """Rules versions this code still judges, besides :attr:`rules_version`: a game started under
     one of them is finished under it (its setup event records the version, and the rules that
@@ -139,6 +142,8 @@ class Game:
         return rules_version == self.rules_version or rules_version in self.earlier_versions
 
     def fold(self, state: Any, events: Iterable[Event]) -> Any:
+        if self.fold_events is not None:
+            return self.fold_events(state, events)
         evolve = self.evolve
         for event in events:
             state = evolve(state, event)

@@ -6,7 +6,7 @@ from . import components as _components
 from .commands import COMMANDS
 from .describe import describe
 from .events import EVENTS
-from .evolve import evolve
+from .evolve import evolve, fold
 from .flow import PingyaoOptions, initial, setup, setup_under
 from .rules import decide, legal_moves
 from .scoring import outcome
@@ -31,6 +31,7 @@ GAME = Game(
     setup_under=setup_under,
     decide=decide,
     evolve=evolve,
+    fold_events=fold,
     to_act=to_act,
     legal_moves=legal_moves,
     view=view,

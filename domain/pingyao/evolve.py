@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import components as C
@@ -514,7 +514,15 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
 
 
 def evolve(state: State, event: Any) -> State:
-    _HANDLERS[type(event)](state, event)
-    if event.frame and state.frames:
-        state.frames.pop(0)
+    return fold(state, (event,))
+
+
+def fold(state: State, events: Iterable[Any]) -> State:
+    """Apply *events* in order (``evolve`` is one of them): each its handler, then an event that
+    closes a frame of the pending decision stack pops it."""
+    handlers = _HANDLERS
+    for event in events:
+        handlers[type(event)](state, event)
+        if event.frame and state.frames:
+            state.frames.pop(0)
     return state

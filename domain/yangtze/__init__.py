@@ -10,7 +10,7 @@ from .commands import COMMANDS
 from .data import COMPONENT_FILE
 from .describe import describe
 from .events import EVENTS
-from .evolve import evolve
+from .evolve import evolve, fold
 from .flow import to_act
 from .rules import YangtzeOptions, decide, initial, legal_moves, setup
 from .scoring import outcome
@@ -32,6 +32,7 @@ GAME = Game(
     setup=setup,
     decide=decide,
     evolve=evolve,
+    fold_events=fold,
     to_act=to_act,
     legal_moves=legal_moves,
     view=view,

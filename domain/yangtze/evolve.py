@@ -362,3 +362,11 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
 def evolve(state: State, event: Event) -> State:
     _HANDLERS[type(event)](state, event)
     return state
+
+
+def fold(state: State, events: Iterable[Any]) -> State:
+    """:func:`evolve` over *events* in one loop (the hot loop of every load)."""
+    handlers = _HANDLERS
+    for event in events:
+        handlers[type(event)](state, event)
+    return state

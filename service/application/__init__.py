@@ -27,7 +27,13 @@ class Application:
     """The use cases, wired to one event store and one snapshot cache."""
 
     def __init__(
-        self, games: dict[str, Game], store: EventStore, cache: SnapshotCache, *, clock: Clock = utcnow
+        self,
+        games: dict[str, Game],
+        store: EventStore,
+        cache: SnapshotCache,
+        *,
+        clock: Clock = utcnow,
+        snapshot_every: int = 1,
     ):
         self.titles = Titles(games)
         self.store = store
@@ -35,7 +41,7 @@ class Application:
         self.states = States(self.titles, store, cache)
         self.seats = Seats(self.titles, store, cache, clock)
         self.reads = Reads(self.titles, self.states, self.seats, store)
-        self.moves = Moves(self.states, store, cache, clock)
+        self.moves = Moves(self.states, store, cache, clock, snapshot_every)
         self.audit = Audit(self.titles, self.states, store, clock)
 
     def attach_board(self, board: NoticeBoard) -> None:

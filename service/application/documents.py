@@ -158,10 +158,19 @@ def envelope(
     )
 
 
-class MoveResult(msgspec.Struct, Generic[E], kw_only=True):
+class MoveResult(msgspec.Struct, Generic[E, C, V], kw_only=True, omit_defaults=True):
     version: int
+    """The game's version after the move."""
     status: str
     events: list[EventEnvelope[E]]
+    """The move's events, as the mover may see them."""
+    to_act: list[int] | None = None
+    """The seats to act after the move (absent from answers stored before it was added)."""
+    legal_moves: LegalMoves[C] | None = None
+    """With ``include=legal_moves``: the mover's legal moves now (empty while others are to act),
+    so a client needs no GET before its next move."""
+    document: GameDocument[V] | None = None
+    """With ``include=document``: the game as the mover sees it now."""
 
 
 class History(msgspec.Struct, Generic[E], kw_only=True):

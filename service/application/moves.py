@@ -47,6 +47,10 @@ from .states import Loaded, States
 log = structlog.get_logger("yamen.moves")
 
 MAX_RACE_RETRIES = 32
+SNAPSHOT_EVERY = 1
+"""A move writes the game's snapshot to the cache when its version crosses a multiple of this (and
+when the game ends); its notice goes out on every move.  A worker that loads the game folds the
+few events after the snapshot (``States.load``).  Set by ``YAMEN_SNAPSHOT_EVERY``."""
 
 
 class _Versioned(msgspec.Struct):
@@ -58,12 +62,18 @@ _version_of = msgspec.json.Decoder(_Versioned)  # reads a stored answer's versio
 
 class Moves:
     def __init__(
-        self, states: States, store: EventStore, cache: SnapshotCache, clock: Clock = utcnow
+        self,
+        states: States,
+        store: EventStore,
+        cache: SnapshotCache,
+        clock: Clock = utcnow,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         self.states = states
         self.store = store
         self.cache = cache
         self.clock = clock
+        self.snapshot_every = max(1, snapshot_every)
         self._in_flight: dict[tuple[str, str], asyncio.Future] = {}
         """Keyed moves this worker is judging, by (game, Idempotency-Key)."""
 
@@ -171,6 +181,7 @@ class Moves:
                     events=[
                         envelope(codec, s, seat, finished, e) for s, e in zip(stored, events, strict=True)
                     ],
+                    to_act=game.to_act(state),
                 )
             )
             idem = None
@@ -196,7 +207,9 @@ class Moves:
             board = self.states.board
             if board is not None:
                 board.post(game_id, version)  # this worker's own streams need not wait for Redis
-            await self.cache.set_and_announce(game_id, blob, version)
+            every = self.snapshot_every
+            due = finished or version // every != loaded.version // every
+            await self.cache.set_and_announce(game_id, blob if due else None, version)
             structlog.contextvars.bind_contextvars(version=version)
             metrics.MOVES.labels(game.kind).inc()
             metrics.MOVE_SECONDS.labels(game.kind).observe(time.perf_counter() - started)

@@ -118,6 +118,22 @@ class Reads:
         loaded = await self.states.load(game_id, recall=True)
         return Encoded(loaded.version, json_encoder.encode(legal_moves(loaded, seat)))
 
+    async def after_move(self, game_id: str, seat: Seat, answer: Encoded, include: frozenset[str]) -> Encoded:
+        """A move's *answer* with what *include* names read right after it — the mover's legal
+        moves, its document — so a client makes one request per move.  They are the answers of the
+        reads themselves (from this worker's memory of the state the move just wrote), spliced
+        into the stored answer, which an Idempotency-Key replays without them."""
+        assert answer.body is not None and answer.body.endswith(b"}")
+        parts = [answer.body[:-1]]
+        if "legal_moves" in include:
+            legal = await self.legal_moves(game_id, seat)
+            parts += [b',"legal_moves":', legal.body or b"null"]
+        if "document" in include:
+            shown = await self.document(game_id, seat, None)
+            parts += [b',"document":', shown.body or b"null"]
+        parts.append(b"}")
+        return Encoded(answer.version, b"".join(parts), answer.status)
+
     async def at(self, game_id: str, version: int, viewer: Seat | None, *, reveal: bool) -> GameDocument[Any]:
         """Time travel: the game right after event *version*, as *viewer* saw it; with *reveal*
         (only once the game has ended) the full state too."""

@@ -86,7 +86,7 @@ def create_app(
             await the_store.open()
             if settings.auto_migrate:
                 await the_store.migrate()
-        application = Application(games, the_store, the_cache)
+        application = Application(games, the_store, the_cache, snapshot_every=settings.snapshot_every)
         board = None
         if settings.notices and isinstance(the_cache, RedisSnapshotCache):
             board = NoticeBoard(the_cache.url)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from litestar import Controller, Response, post
-from litestar.params import HeaderParameter, JSONBody
+from litestar.params import HeaderParameter, JSONBody, QueryParameter
 
 from domain.kernel import NotYourTurn
 
@@ -30,7 +30,9 @@ from ..problems import Rules, problems
 from .responses import encoded, etag_header
 
 if TYPE_CHECKING:  # each app names these: the union of its games' (see service.http.contract)
-    from domain.kernel import Command, Event
+    from domain.kernel import Command, Event, View
+
+Include = Literal["legal_moves", "document"]
 
 
 class MovesController(Controller):
@@ -87,8 +89,21 @@ class MovesController(Controller):
                 description="A key unique to this move: a retry with it gets the first answer, applied once",
             ),
         ] = None,
-    ) -> Response[MoveResult[Event]]:
+        include: Annotated[
+            list[Include] | None,
+            QueryParameter(
+                name="include",
+                required=False,
+                description=(
+                    "One round trip per move: `legal_moves` adds the mover's legal moves after the move "
+                    "(what GET …/legal-moves would answer), `document` the game as the mover sees it"
+                ),
+            ),
+        ] = None,
+    ) -> Response[MoveResult[Event, Command, View]]:
         answer = await application.moves.submit(
             game_id, player, data, if_match=version_in(if_match, "If-Match"), idempotency_key=idempotency_key
         )
+        if include and answer.body is not None:
+            answer = await application.reads.after_move(game_id, player, answer, frozenset(include))
         return encoded(answer)
