@@ -351,3 +351,33 @@ async def test_a_value_postgres_cannot_store_is_refused_not_a_crash(store):
     with pytest.raises(StoreRefused):
         await store.create_game(row, [None, None], [])
     assert await store.get_game("g_nul") is None
+
+
+async def test_a_batch_keeps_every_character_of_its_events(store):
+    """The batched append sends each column as one array literal: quotes, backslashes, braces,
+    commas, "NULL", empty and non-ASCII text come back exactly."""
+    tricky = ['{"s":"a\\\\\\"b"}', '{"s":"NULL"}', '{"s":""}', '{"s":"{,}"}', '{"s":"Jīngdézhèn \\u00e9"}']
+    games = [await _new_game(store) for _ in range(len(tricky))]
+
+    async def append(game_id: str, opening: list, payload: str) -> list:
+        new = [
+            NewEvent(
+                type='t"\\,{}',
+                payload=payload.encode(),
+                visible_to=[0, 1],
+                seat=1,
+                command=payload.encode(),
+                idempotency_key=None,
+            )
+        ]
+        sealed = seal(game_id, 3, opening[-1].hash, new, datetime.now(UTC), "s")
+        await store.append(game_id, 2, sealed, status="active", now=datetime.now(UTC))
+        return sealed
+
+    sent = store.batches_sent
+    written = await asyncio.gather(*(append(g, o, t) for (g, o), t in zip(games, tricky)))
+    assert store.batches_sent - sent < len(tricky)  # at least two went together
+    for (game_id, opening), sealed in zip(games, written):
+        events = await store.events(game_id)
+        assert events == opening + sealed
+        assert first_broken_link("c0", events, "s") is None
