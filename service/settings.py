@@ -33,7 +33,7 @@ class Settings:
     """Seconds a request body may stall between two chunks before the request is answered 408."""
     pg_timeout: float = 1.0
     """Seconds to wait for a pooled Postgres connection before answering 503."""
-    snapshot_every: int = 1
+    snapshot_every: int = 8
     """A move writes the snapshot to the cache every this many versions (the notice goes out on
     every move); see :data:`service.application.moves.SNAPSHOT_EVERY`."""
     cors_origins: tuple[str, ...] = ("*",)
@@ -55,7 +55,7 @@ class Settings:
             rate_limit=os.environ.get("YAMEN_RATE_LIMIT", DEFAULT_RATE_LIMIT),
             pg_timeout=float(os.environ.get("YAMEN_PG_TIMEOUT", "1.0")),
             body_timeout=float(os.environ.get("YAMEN_BODY_TIMEOUT", "10")),
-            snapshot_every=int(os.environ.get("YAMEN_SNAPSHOT_EVERY", "1")),
+            snapshot_every=int(os.environ.get("YAMEN_SNAPSHOT_EVERY", "8")),
             cors_origins=parse_origins(os.environ.get("YAMEN_CORS_ORIGINS", "*")),
         )
 

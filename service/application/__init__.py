@@ -16,7 +16,7 @@ from ..infra.store import EventStore, StoreUnavailable
 from .audit import Audit
 from .clock import Clock, utcnow
 from .documents import Health
-from .moves import Moves
+from .moves import SNAPSHOT_EVERY, Moves
 from .reads import Reads
 from .seats import Seats
 from .states import States
@@ -33,7 +33,7 @@ class Application:
         cache: SnapshotCache,
         *,
         clock: Clock = utcnow,
-        snapshot_every: int = 1,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ):
         self.titles = Titles(games)
         self.store = store
