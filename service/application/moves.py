@@ -50,9 +50,10 @@ MAX_RACE_RETRIES = 32
 SNAPSHOT_EVERY = 8
 """A move writes the game's snapshot to the cache when its version crosses a multiple of this (and
 when the game ends); its notice goes out on every move.  A worker that loads the game folds the
-few events after the snapshot (``States.load``).  Set by ``YAMEN_SNAPSHOT_EVERY``.  Measured in
-one run (docs/performance.md): 8 against 1 gave +14 % moves/s (2,360 vs 2,076) and +12 % with the
-one-trip client, the same read figures."""
+few events after the snapshot (``States.load``).  Set by ``YAMEN_SNAPSHOT_EVERY``.  Measured
+(docs/performance.md): throughput is the same for 1 and 8 within the benchmark's order bias (two
+runs with the order swapped, the second-listed server won by 11-14 % both times); 8 sends an
+eighth of the snapshot bytes to Redis and folds at most 7 more events on a cold load."""
 
 
 class _Versioned(msgspec.Struct):
