@@ -93,6 +93,13 @@ class SeatInfo(msgspec.Struct, kw_only=True):
     claimed: bool
 
 
+class Table(msgspec.Struct, kw_only=True):
+    """Which seats are claimed, and the game's status (``open`` until the last claim)."""
+
+    status: str
+    seats: list[SeatInfo]
+
+
 class GameSummary(msgspec.Struct, kw_only=True):
     game_id: str
     kind: str

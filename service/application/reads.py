@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -31,6 +31,7 @@ from .documents import (
     History,
     LegalMoves,
     SeatInfo,
+    Table,
     envelope,
 )
 from .errors import InvalidCursor, NotRevealedYet
@@ -41,6 +42,16 @@ from .titles import Titles
 STREAM_POLL_SECONDS = 15.0
 """The event stream re-reads Postgres at least this often when no notice arrives."""
 STREAM_BATCH = 500
+
+
+class Batch(NamedTuple):
+    """What the live feed sends next: new events, and the table when a claim changed it."""
+
+    finished: bool
+    events: list[EventEnvelope[Any]]
+    table: Table | None = None
+
+
 HEARTBEAT_SECONDS = 15.0
 """A stream with nothing new sends a heartbeat this often (proxies close silent connections)."""
 
@@ -173,23 +184,32 @@ class Reads:
 
     async def follow(
         self, game_id: str, viewer: Seat | None, after: int, idle: float = HEARTBEAT_SECONDS
-    ) -> AsyncIterator[tuple[bool, list[EventEnvelope[Any]]]]:
+    ) -> AsyncIterator[Batch]:
         """Batches of new events as they are appended (for the SSE stream), with whether the game
         has finished; ends with the game.  The first batch comes at once (an unknown game is
         refused before a stream starts); after it, an empty batch means *idle* seconds passed
-        with nothing new (time for a heartbeat)."""
+        with nothing new (time for a heartbeat).  While the game waits for players, a batch also
+        carries the table when a seat is claimed (claims are not events)."""
         row = await self.states.row(game_id)
         _, codec = self.titles[row.kind]
         clock = asyncio.get_running_loop().time
         first = True
         quiet_since = clock()
+        table_seen: Table | None = None
         while True:
             events = await self.store.events(game_id, after=after, limit=STREAM_BATCH)
-            row = await self.store.get_game(game_id)
-            finished = row is not None and row.status == "finished"
-            if events:
-                after = events[-1].seq
-                yield finished, [envelope(codec, e, viewer, finished) for e in events]
+            row = await self.store.get_game(game_id) or row
+            finished = row.status == "finished"
+            table = None
+            if row.status == "open" or (table_seen is not None and table_seen.status == "open"):
+                now = Table(status=row.status, seats=await self.seats.table(game_id))
+                if now != table_seen:
+                    table = table_seen = now
+            if events or table is not None:
+                shown = [envelope(codec, e, viewer, finished) for e in events]
+                if events:
+                    after = events[-1].seq
+                yield Batch(finished, shown, table)
                 first, quiet_since = False, clock()
                 if len(events) == STREAM_BATCH:
                     continue  # more are waiting
@@ -198,7 +218,7 @@ class Reads:
             elif finished:
                 return
             elif first or clock() - quiet_since >= idle:
-                yield False, []
+                yield Batch(False, [])
                 first, quiet_since = False, clock()
             await self._news(game_id, after, max(0.01, idle - (clock() - quiet_since)))
 

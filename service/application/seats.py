@@ -143,6 +143,8 @@ class Seats:
         if status is None:
             raise SeatTaken(f"seat {seat} is already taken")
         self._remember_token(game_id, seat, digest)
+        # A claim is no event, but the game's streams show the table: wake them (every worker's).
+        await self.cache.announce(game_id, row.version)
         return Joined(game_id=game_id, seat=seat, token=token, status=status)
 
     async def table(self, game_id: str) -> list[SeatInfo]:

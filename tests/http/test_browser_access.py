@@ -270,3 +270,31 @@ async def test_an_open_games_document_is_never_answered_not_modified(client):
     assert started.headers["etag"] == f'"{version}"'
     again = await client.get(f"/v1/games/{game_id}", headers={"If-None-Match": started.headers["etag"]})
     assert again.status_code == 304
+
+
+async def test_a_waiting_table_hears_each_claim_on_the_stream(live_server):
+    """Claims are not events, but a page waiting for players sees each one live: `seats` at
+    once, after every claim, and with `active` when the last claim starts the game."""
+    async with httpx.AsyncClient(base_url=live_server, timeout=10) as client:
+        created = await create(client, "bluff", {"players": 2}, take="none")
+        game_id = created["game_id"]
+
+        def tables(messages):
+            return [data for event, _, data, _ in messages if event == "seats"]
+
+        watcher = asyncio.create_task(
+            _stream(
+                client,
+                f"/v1/games/{game_id}/events/stream?after={created['version']}",
+                stop=lambda m: any(t["status"] == "active" for t in tables(m)),
+            )
+        )
+        await asyncio.sleep(0.3)
+        assert (await client.post(f"/v1/games/{game_id}/seats/1")).status_code == 201
+        await asyncio.sleep(0.3)
+        assert (await client.post(f"/v1/games/{game_id}/seats/0")).status_code == 201
+        seen = tables(await asyncio.wait_for(watcher, 10))
+    claimed = [[s["claimed"] for s in t["seats"]] for t in seen]
+    assert claimed[0] == [False, False] and seen[0]["status"] == "open"
+    assert [False, True] in claimed
+    assert claimed[-1] == [True, True] and seen[-1]["status"] == "active"

@@ -44,6 +44,9 @@ expires; then ask for a new one and reopen with `?after=` the last id seen.
 **Messages.**
 - `event: event`, `id: <seq>`, `data:` one `EventEnvelope` (the same JSON as an item of
   `GET …/events`), in order, starting after `after` (or after `Last-Event-ID` on a reconnect).
+- `event: seats`, `data: {{"status": "open", "seats": [{{"seat": 0, "claimed": true}}, …]}}` while the
+  game waits for players: at once, then whenever a seat is claimed (claims are not events), and
+  once more when the last claim starts the game (`"status": "active"`).
 - a comment line `: heartbeat` after {HEARTBEAT_SECONDS:.0f} s without an event.
 - `event: end`, `data: {{"version": <last seq>, "status": "finished"}}` once the game has ended and
   every event has been sent; the server then closes the stream (a client should not reconnect).
@@ -151,8 +154,12 @@ class HistoryController(Controller):
             batch = first
             last = start
             while batch is not None:
-                _, envelopes = batch
-                if not envelopes:
+                envelopes = batch.events
+                if batch.table is not None:
+                    yield ServerSentEventMessage(
+                        data=json_encoder.encode(batch.table).decode(), event="seats"
+                    )
+                elif not envelopes:
                     yield ServerSentEventMessage(data=None, comment="heartbeat")
                 for envelope in envelopes:
                     last = envelope.seq

@@ -290,6 +290,8 @@ async function openStream(page) {
     }
     scheduleRefresh(page);
   });
+  // A seat was claimed (claims are not events): the table, and the game once the last one starts it.
+  source.addEventListener("seats", () => scheduleRefresh(page));
   source.addEventListener("end", () => {
     source.close();
     page.streaming = false;
@@ -318,11 +320,10 @@ function streamFailed(page, why) {
   }
 }
 
-/** Polls while there is no stream, and while the game waits for players (joins are not events). */
+/** Polls while there is no stream (the stream announces claims with `seats` messages). */
 function managePolling(page) {
   const finished = page.doc && page.doc.status === "finished";
-  const waiting = page.doc && page.doc.status === "open";
-  const wanted = !page.closed && !finished && (!page.streaming || waiting);
+  const wanted = !page.closed && !finished && !page.streaming;
   if (wanted && !page.pollTimer) {
     page.pollTimer = setInterval(() => poll(page), POLL_MS);
   } else if (!wanted && page.pollTimer) {
