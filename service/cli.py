@@ -245,6 +245,7 @@ environment:
   REDIS_URL            Redis URL for the snapshot cache and notices (unset: in-process cache)
   YAMEN_CORS_ORIGINS   origins whose pages may call the API, comma-separated; * (default) for any
   YAMEN_RATE_LIMIT     requests per caller, e.g. 1200/minute (default); off for none
+  YAMEN_SNAPSHOT_EVERY write a game's cached snapshot every N versions (default 8)
   YAMEN_LOG_FORMAT     json, console or auto (default)
   YAMEN_AUTO_MIGRATE   0 to skip applying migrations at start-up (then run `yamen migrate`)
 """
