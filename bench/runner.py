@@ -46,7 +46,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         "--servers",
         default="granian,uvicorn",
         help="ASGI servers to compare (granian, uvicorn; granian+snap8 runs granian with "
-        "YAMEN_SNAPSHOT_EVERY=8); the first is also used for growth and whole games",
+        "YAMEN_SNAPSHOT_EVERY=8; granian@../other-checkout serves another checkout's code); the first "
+        "is also used for growth and whole games",
     )
     p.add_argument(
         "--workers",
@@ -274,8 +275,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             # Every server runs at once (idle ones cost nothing) and the phases interleave, so a
             # drift in the machine's background load hits every server alike.
             for server_kind in args.servers:
-                # "granian+snap8": granian with YAMEN_SNAPSHOT_EVERY=8 (an A/B inside one run).
-                asgi, _, variant = server_kind.partition("+")
+                # "granian+snap8": granian with YAMEN_SNAPSHOT_EVERY=8; "granian@/path/to/checkout":
+                # granian serving another checkout's service/ (an A/B of two versions in one run).
+                name, _, checkout = server_kind.partition("@")
+                asgi, _, variant = name.partition("+")
                 srv = Server(
                     asgi,
                     args.workers,
@@ -285,6 +288,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     pathlib.Path(args.output).parent,
                     label=server_kind,
                 )
+                if checkout:
+                    srv.cwd = pathlib.Path(checkout).resolve()
+                    if not (srv.cwd / "service" / "cli.py").exists():
+                        raise SystemExit(f"{checkout} is not a Yamen checkout")
                 if variant.startswith("snap"):
                     srv.env["YAMEN_SNAPSHOT_EVERY"] = variant.removeprefix("snap")
                 elif variant:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pathlib
+import re
 import signal
 import socket
 import subprocess
@@ -76,7 +77,7 @@ class Server:
             "YAMEN_POOL_SIZE": str(pool_size),
         }
         log_dir.mkdir(parents=True, exist_ok=True)
-        self.log_path = log_dir / f"server-{self.label}.log"
+        self.log_path = log_dir / ("server-" + re.sub(r"[^A-Za-z0-9_.+-]+", "_", self.label) + ".log")
         self.proc: subprocess.Popen | None = None
         self.games: list = []
         self.cwd = pathlib.Path(__file__).resolve().parent.parent  # the checkout whose service/ is served
