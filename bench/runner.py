@@ -277,8 +277,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for server_kind in args.servers:
                 # "granian+snap8": granian with YAMEN_SNAPSHOT_EVERY=8; "granian@/path/to/checkout":
                 # granian serving another checkout's service/ (an A/B of two versions in one run).
-                name, _, checkout = server_kind.partition("@")
-                asgi, _, variant = name.partition("+")
+                served, _, checkout = server_kind.partition("@")
+                asgi, _, variant = served.partition("+")
                 srv = Server(
                     asgi,
                     args.workers,
