@@ -314,48 +314,33 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                             args.duration,
                         )
                     )
-                for server_kind, srv in started_servers.items():
-                    log(
-                        f"run {r + 1}/{args.repeat} {server_kind}: moves ({args.games} games, "
-                        f"{args.connections} connections)"
-                    )
-                    mv = measured(
-                        srv,
-                        loadgen.moves,
-                        srv.host,
-                        srv.port,
-                        args.kind,
-                        args.players,
-                        args.games,
-                        args.connections,
-                        args.warmup,
-                        args.duration,
-                        r + 1,
-                    )
-                    srv.games = mv.pop("games")
-                    runs[server_kind]["moves"].append(mv)
-                    if mv["errors"]:
-                        log(f"  move errors: {mv['errors']} {mv['first_errors']}")
-                for server_kind, srv in started_servers.items():
-                    log(f"run {r + 1}/{args.repeat} {server_kind}: moves, one-trip client")
-                    mv = measured(
-                        srv,
-                        loadgen.moves,
-                        srv.host,
-                        srv.port,
-                        args.kind,
-                        args.players,
-                        args.games,
-                        args.connections,
-                        args.warmup,
-                        args.duration,
-                        r + 1,
-                        True,
-                    )
-                    mv.pop("games")
-                    runs[server_kind]["moves1"].append(mv)
-                    if mv["errors"]:
-                        log(f"  move errors: {mv['errors']} {mv['first_errors']}")
+                # The two-request client, then the one-trip client (?include=legal_moves).
+                for phase, one_trip in (("moves", False), ("moves1", True)):
+                    for server_kind, srv in started_servers.items():
+                        log(
+                            f"run {r + 1}/{args.repeat} {server_kind}: moves ({args.games} games, "
+                            f"{args.connections} connections{', one-trip client' if one_trip else ''})"
+                        )
+                        mv = measured(
+                            srv,
+                            loadgen.moves,
+                            srv.host,
+                            srv.port,
+                            args.kind,
+                            args.players,
+                            args.games,
+                            args.connections,
+                            args.warmup,
+                            args.duration,
+                            r + 1,
+                            one_trip,
+                        )
+                        games = mv.pop("games")
+                        if not one_trip:
+                            srv.games = games  # the reads below use the games just played
+                        runs[server_kind][phase].append(mv)
+                        if mv["errors"]:
+                            log(f"  move errors: {mv['errors']} {mv['first_errors']}")
                 for server_kind, srv in started_servers.items():
                     log(f"run {r + 1}/{args.repeat} {server_kind}: warm GET view")
                     runs[server_kind]["get"].append(

@@ -7,35 +7,19 @@ they never skip.
 
 from __future__ import annotations
 
-import os
-import secrets
 from collections.abc import AsyncIterator, Iterator
 
-import psycopg
 import pytest
 
 from domain.kernel import Game
 from tests.fixture_game import GAME as BLUFF
-
-PG_ADMIN = os.environ.get("YAMEN_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
-REDIS_URL = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379/0")
-
-
-def _url_for(dbname: str) -> str:
-    base, _, _ = PG_ADMIN.rpartition("/")
-    return f"{base}/{dbname}"
+from tests.servers import REDIS_URL, fresh_database
 
 
 @pytest.fixture(scope="session")
 def database_url() -> Iterator[str]:
-    name = f"yamen_test_{secrets.token_hex(4)}"
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield _url_for(name)
-    finally:
-        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database("yamen_test_") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ import pathlib
 import subprocess
 import sys
 
-from tests.conftest import PG_ADMIN, REDIS_URL
+from tests.servers import PG_ADMIN, REDIS_URL
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

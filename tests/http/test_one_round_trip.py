@@ -6,11 +6,16 @@ from __future__ import annotations
 from tests.http.helpers import bearer, create
 
 
-async def test_a_move_can_answer_the_movers_next_legal_moves_and_document(client):
+async def _seat_zero_to_move(client) -> tuple[str, str, dict]:
+    """A new game of the fixture game: its id, seat 0's token and seat 0's legal moves."""
     created = await create(client, "bluff", {"players": 2})
-    game_id = created["game_id"]
-    token = created["tokens"][0]["token"]
+    game_id, token = created["game_id"], created["tokens"][0]["token"]
     legal = (await client.get(f"/v1/games/{game_id}/legal-moves", headers=bearer(token))).json()
+    return game_id, token, legal
+
+
+async def test_a_move_can_answer_the_movers_next_legal_moves_and_document(client):
+    game_id, token, legal = await _seat_zero_to_move(client)
     moved = await client.post(
         f"/v1/games/{game_id}/moves",
         params=[("include", "legal_moves"), ("include", "document")],
@@ -28,10 +33,7 @@ async def test_a_move_can_answer_the_movers_next_legal_moves_and_document(client
 
 
 async def test_without_include_the_answer_is_unchanged_and_a_keyed_retry_gets_fresh_reads(client):
-    created = await create(client, "bluff", {"players": 2})
-    game_id = created["game_id"]
-    token = created["tokens"][0]["token"]
-    legal = (await client.get(f"/v1/games/{game_id}/legal-moves", headers=bearer(token))).json()
+    game_id, token, legal = await _seat_zero_to_move(client)
     headers = {**bearer(token), "Idempotency-Key": "one-trip"}
     plain = await client.post(f"/v1/games/{game_id}/moves", json=legal["moves"][0], headers=headers)
     assert set(plain.json()) == {"version", "status", "events", "to_act"}
@@ -51,10 +53,7 @@ async def test_without_include_the_answer_is_unchanged_and_a_keyed_retry_gets_fr
 
 
 async def test_an_unknown_include_is_refused_before_the_move(client):
-    created = await create(client, "bluff", {"players": 2})
-    game_id = created["game_id"]
-    token = created["tokens"][0]["token"]
-    legal = (await client.get(f"/v1/games/{game_id}/legal-moves", headers=bearer(token))).json()
+    game_id, token, legal = await _seat_zero_to_move(client)
     refused = await client.post(
         f"/v1/games/{game_id}/moves",
         params={"include": "secrets"},
@@ -64,4 +63,4 @@ async def test_an_unknown_include_is_refused_before_the_move(client):
     assert refused.status_code == 400
     assert refused.headers["content-type"].startswith("application/problem+json")
     game = (await client.get(f"/v1/games/{game_id}")).json()
-    assert game["version"] == created["version"]
+    assert game["version"] == legal["version"]

@@ -33,7 +33,8 @@ from schemathesis.specs.openapi.checks import (
     unsupported_method,
 )
 
-from tests.conftest import PG_ADMIN, REDIS_URL, make_app, test_games
+from tests.conftest import make_app, test_games
+from tests.servers import PG_ADMIN, REDIS_URL
 
 BASE_URL = "http://testserver.local"
 PROBLEM = "application/problem+json"

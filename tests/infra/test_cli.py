@@ -19,12 +19,8 @@ def test_every_command_and_option_has_help_text():
     parser = build_parser()
     commands = _commands(parser)
     assert {"serve", "migrate", "openapi", "verify", "replay", "components"} <= set(commands)
-    helped = {a.dest: a.help for a in parser._actions if isinstance(a, argparse._SubParsersAction)}
-    assert helped
     missing = []
     for name, command in commands.items():
-        if not command.description and not command.format_usage():
-            missing.append(name)
         for action in command._actions:
             if isinstance(action, argparse._HelpAction):
                 continue

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-from tests.infra.test_serve import _free_port, _serve, _stop, _wait_ready
+from tests.servers import yamen_serve
 
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 BLOCK = re.compile(r"<!-- walkthrough -->\n```bash\n(.*?)```\n<!-- /walkthrough -->", re.S)
@@ -24,26 +24,24 @@ def walkthrough() -> str:
 
 
 def test_the_readme_walkthrough_runs_as_written(database_url):
-    port = _free_port()
-    server = _serve(port, database_url, access_log=False)
-    try:
-        _wait_ready(f"http://127.0.0.1:{port}", server)
-        with tempfile.TemporaryDirectory() as folder:
-            # The walkthrough calls .venv/bin/yamen, as a reader who installed into .venv would.
-            os.symlink(pathlib.Path(sys.executable).parents[1], pathlib.Path(folder) / ".venv")
-            script = pathlib.Path(folder) / "walkthrough.sh"
-            script.write_text(walkthrough())
-            result = subprocess.run(
-                ["bash", "-e", str(script)],
-                cwd=folder,
-                env={**os.environ, "API": f"http://127.0.0.1:{port}"},
-                capture_output=True,
-                text=True,
-                timeout=300,
-            )
-    finally:
-        log = _stop(server)
-    assert result.returncode == 0, f"{result.stdout}\n{result.stderr}\n--- server ---\n{log[-3000:]}"
+    # As a reader runs it: the default rate limit, no REDIS_URL (the in-process cache).
+    with (
+        yamen_serve(database_url, redis_url=None, rate_limit=None) as api,
+        tempfile.TemporaryDirectory() as folder,
+    ):
+        # The walkthrough calls .venv/bin/yamen, as a reader who installed into .venv would.
+        os.symlink(pathlib.Path(sys.executable).parents[1], pathlib.Path(folder) / ".venv")
+        script = pathlib.Path(folder) / "walkthrough.sh"
+        script.write_text(walkthrough())
+        result = subprocess.run(
+            ["bash", "-e", str(script)],
+            cwd=folder,
+            env={**os.environ, "API": api},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    assert result.returncode == 0, f"{result.stdout}\n{result.stderr}"
     out = result.stdout
     assert '"kind":"yangtze"' in out
     assert "VERIFIED" in out and "NOT VERIFIED" not in out

@@ -17,11 +17,7 @@ import time
 import urllib.error
 import urllib.request
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from tests.servers import free_port
 
 
 def _get(url: str, body: dict | None = None) -> dict:
@@ -35,7 +31,7 @@ def test_yamen_serve_without_database_or_redis_urls():
     # Not pytest's tmp_path: as root the embedded server runs as its own account, which cannot
     # enter pytest's 0700 /tmp/pytest-of-root.
     data_dir = tempfile.mkdtemp(prefix="yamen-serve-test-")
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env["YAMEN_LOG_FORMAT"] = "json"
     yamen = os.path.join(os.path.dirname(sys.executable), "yamen")
@@ -128,7 +124,7 @@ def _stop(process: subprocess.Popen) -> str:
 def test_a_second_serve_on_a_busy_port_refuses_to_start(database_url):
     """Granian binds with SO_REUSEPORT, so a second server on the same port used to start and
     take half the requests; now it exits at once saying why."""
-    port = _free_port()
+    port = free_port()
     first = _serve(port, database_url)
     try:
         _wait_ready(f"http://127.0.0.1:{port}", first)
@@ -153,7 +149,7 @@ def test_a_second_serve_on_a_busy_port_refuses_to_start(database_url):
 
 def test_two_workers_write_one_json_object_per_line(database_url):
     """The workers share one stderr: every line of it is one whole JSON record."""
-    port = _free_port()
+    port = free_port()
     process = _serve(port, database_url, "--workers", "2")
     try:
         base = f"http://127.0.0.1:{port}"
@@ -191,7 +187,7 @@ def test_concurrent_copies_of_a_keyed_move_are_answered_once_by_two_workers(data
     """Copies of one request with one Idempotency-Key, sent at once to `yamen serve --workers 2`:
     the move is applied once and every copy gets the stored answer, never a new judgement (which
     said 412, not_your_turn or good_not_held)."""
-    port = _free_port()
+    port = free_port()
     process = _serve(port, database_url, "--workers", "2", access_log=False)
     try:
         base = f"http://127.0.0.1:{port}"

@@ -247,18 +247,18 @@ def test_yamen_migrate_applies_each_migration_once(monkeypatch, capsys):
     import psycopg
 
     from service import cli
-    from tests.conftest import PG_ADMIN, _url_for
+    from tests.servers import PG_ADMIN, url_for
 
     name = f"yamen_migrate_{secrets.token_hex(4)}"
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
-        monkeypatch.setenv("DATABASE_URL", _url_for(name))
+        monkeypatch.setenv("DATABASE_URL", url_for(name))
         assert cli.main(["migrate"]) == 0
         assert "applied: 001_init" in capsys.readouterr().out
         assert cli.main(["migrate"]) == 0
         assert "nothing (up to date)" in capsys.readouterr().out
-        with psycopg.connect(_url_for(name)) as conn:
+        with psycopg.connect(url_for(name)) as conn:
             tables = {
                 r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
             }
