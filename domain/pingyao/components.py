@@ -676,6 +676,8 @@ def components() -> dict[str, object]:
         "storylines": {k: msgspec.to_builtins(v) for k, v in STORYLINES.items()},
         "event_cards": {k: msgspec.to_builtins(v) for k, v in EVENT_CARDS.items()},
         "resting_capacity": dict(DATA.resting_areas.by_action),
+        "reputation_track": msgspec.to_builtins(DATA.reputation_track),
+        "exchange_track": msgspec.to_builtins(DATA.exchange_track),
         "assumed": [
             "storyline cards (Yamen tile, Normal and Hard conditions)",
             "event cards (set-ups, round goals, rewards)",

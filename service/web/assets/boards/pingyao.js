@@ -790,7 +790,9 @@ function drawBoard(ctx) {
   repMarks[int(rep.extra_card, 6) || 6] = "+card";
   const ex = obj(obj(compsOf(ctx)).exchange_track);
   const exMax = int(ex.max, 12) || 12;
-  const exMarks = { 3: "fee−1", 6: "fee−1", 9: "1pt", 10: "1pt", 11: "2pt", 12: "2pt" };
+  const exMarks = {};
+  for (const [space, fee] of Object.entries(obj(ex.fee_bonus))) exMarks[int(space)] = `fee+${int(fee)}`;
+  for (const [space, pts] of Object.entries(obj(ex.end_points))) exMarks[int(space)] = `${int(pts)}pt`;
   const ty = Math.max(y + 4, 232 + 234);
   body += track(v, ctx, 10, ty, W - 20, "Reputation", repMax, "reputation", repMarks);
   body += track(v, ctx, 10, ty + 36, W - 20, "Exchange", exMax, "exchange", exMarks);
