@@ -132,6 +132,9 @@ class Game:
     fold_events: Callable[[Any, Iterable[Event]], Any] | None = None
     """``evolve`` over many events in one loop (what :meth:`fold` runs when a game gives it): every
     load folds the events after its snapshot, so the per-event call it saves counts."""
+    strategies: dict[str, Any] = field(default_factory=dict)
+    """Bot levels beyond ``random`` (see :mod:`domain.kernel.bots`): level name -> strategy
+    ``(view, seat, legal, rng) -> Command``, strongest last."""
     earlier_versions: tuple[str, ...] = ()
     """Rules versions this code still judges, besides :attr:`rules_version`: a game started under
     one of them is finished under it (its setup event records the version, and the rules that
