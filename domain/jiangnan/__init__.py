@@ -13,6 +13,7 @@ from .evolve import evolve, fold
 from .options import JiangnanOptions
 from .scoring import outcome
 from .state import EARLIER_VERSIONS, RULES_VERSION, State
+from .strategy import heuristic
 from .view import JiangnanView, view
 
 GAME = Game(
@@ -43,6 +44,7 @@ GAME = Game(
         "Literati of Ming-dynasty Jiangnan publish works, hire muses and follow the city's trends "
         "(Chapters 1-6, solo Bot, 2-player vassals)."
     ),
+    strategies={"heuristic": heuristic},
     variants={
         "chapter": (
             "Game Chapter 1-6 (its printed setup); the options below override it (free configuration)."

@@ -11,6 +11,7 @@ from .flow import PingyaoOptions, initial, setup, setup_under
 from .rules import decide, legal_moves
 from .scoring import outcome
 from .state import State
+from .strategy import heuristic
 from .turn import to_act
 from .versions import EARLIER_VERSIONS, RULES_VERSION
 from .view import PingyaoView, view
@@ -38,6 +39,7 @@ GAME = Game(
     outcome=outcome,
     components=_components.components,
     describe=describe,
+    strategies={"heuristic": heuristic},
     component_file=_components.COMPONENT_FILE,
     summary="Open branches, staff them, move silver between piaohao and bank the most over 8 months.",
     variants={

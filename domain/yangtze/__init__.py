@@ -15,6 +15,7 @@ from .flow import to_act
 from .rules import YangtzeOptions, decide, initial, legal_moves, setup
 from .scoring import outcome
 from .state import State
+from .strategy import heuristic
 from .versions import EARLIER_VERSIONS, RULES_VERSION
 from .view import YangtzeView, view
 
@@ -43,6 +44,7 @@ GAME = Game(
     component_file=COMPONENT_FILE,
     setup_under=setup,
     earlier_versions=EARLIER_VERSIONS,
+    strategies={"heuristic": heuristic},
 )
 
 __all__ = ["GAME", "State", "YangtzeOptions", "YangtzeView"]
