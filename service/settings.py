@@ -36,6 +36,9 @@ class Settings:
     snapshot_every: int = 8
     """A move writes the snapshot to the cache every this many versions (the notice goes out on
     every move); see :data:`service.application.moves.SNAPSHOT_EVERY`."""
+    jobs: bool = True
+    """Run the job queue's worker in this process (bot turns; ``YAMEN_JOBS=0`` turns it off, then
+    bot seats wait for a process that runs it)."""
     cors_origins: tuple[str, ...] = ("*",)
     """Origins whose pages may call the API from a browser (``YAMEN_CORS_ORIGINS``, comma-separated:
     ``https://a.example,https://b.example``; ``*`` for any; empty or ``off`` for none).  Any is
@@ -55,6 +58,7 @@ class Settings:
             rate_limit=os.environ.get("YAMEN_RATE_LIMIT", DEFAULT_RATE_LIMIT),
             pg_timeout=float(os.environ.get("YAMEN_PG_TIMEOUT", "1.0")),
             body_timeout=float(os.environ.get("YAMEN_BODY_TIMEOUT", "10")),
+            jobs=os.environ.get("YAMEN_JOBS", "1") not in ("0", "false", "no"),
             snapshot_every=int(os.environ.get("YAMEN_SNAPSHOT_EVERY", "8")),
             cors_origins=parse_origins(os.environ.get("YAMEN_CORS_ORIGINS", "*")),
         )

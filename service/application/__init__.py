@@ -2,7 +2,8 @@
 
 Each module has one job — :mod:`.seats` (tables, seats and tokens), :mod:`.states` (loading and
 remembering a game's state), :mod:`.moves` (judge, append, announce), :mod:`.reads` (documents,
-legal moves, history, the live feed), :mod:`.audit` (records, verification, import).  They
+legal moves, history, the live feed), :mod:`.audit` (records, verification, import),
+:mod:`.bots` (the seats the service's bots play).  They
 raise :mod:`.errors` (never HTTP statuses) and return typed :mod:`.documents`.
 """
 
@@ -14,6 +15,7 @@ from ..infra.cache import SnapshotCache
 from ..infra.notices import NoticeBoard
 from ..infra.store import EventStore, StoreUnavailable
 from .audit import Audit
+from .bots import BotPlayers
 from .clock import Clock, utcnow
 from .documents import Health
 from .moves import SNAPSHOT_EVERY, Moves
@@ -43,6 +45,9 @@ class Application:
         self.reads = Reads(self.titles, self.states, self.seats, store)
         self.moves = Moves(self.states, store, cache, clock, snapshot_every)
         self.audit = Audit(self.titles, self.states, store, clock)
+        self.bots = BotPlayers(self.states, self.seats, self.moves)
+        self.moves.after_move = self.bots.after_move
+        self.seats.on_table_change = self.bots.request
 
     def attach_board(self, board: NoticeBoard) -> None:
         """Let reads trust remembered states while *board* is live (see :mod:`.states`)."""

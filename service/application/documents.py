@@ -36,6 +36,9 @@ class CatalogueEntry(msgspec.Struct, kw_only=True):
     options_schema: dict[str, Any]
     """JSON Schema of the ``options`` object accepted when creating a game of this kind."""
     variants: dict[str, str]
+    bot_levels: list[str] = []
+    """Levels of the service's bots for this kind, weakest first (``random``: uniform among the
+    legal moves)."""
 
 
 class Catalogue(msgspec.Struct, kw_only=True):
@@ -51,7 +54,12 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     seed: str | None = None
     """A seed for a reproducible test game; omit it for a secret random seed."""
     take_seats: Literal["all", "none"] | list[int] = "all"
-    """Seats whose tokens the creator takes now (hot seat, bots); the rest wait for a join."""
+    """Seats whose tokens the creator takes now (hot seat, own bots); the rest wait for a join.
+    Seats in ``bots`` are never taken."""
+    bots: dict[str, str] = {}
+    """Seats the service's bots play, from the start: seat number (as a string) -> bot level (one
+    of the catalogue's ``bot_levels`` for this kind, e.g. ``{"1": "heuristic", "2": "random"}``).
+    A bot decides from its own seat's view and legal moves only, like a person in that seat."""
 
 
 class SeatToken(msgspec.Struct, kw_only=True):
@@ -69,6 +77,11 @@ class GameCreated(msgspec.Struct, kw_only=True):
     seed_commitment: str
     """SHA-256 of the secret seed; the seed itself is revealed when the game ends."""
     tokens: list[SeatToken]
+
+
+class HandToBot(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    level: str = "random"
+    """One of the catalogue's ``bot_levels`` for this kind."""
 
 
 class Joined(msgspec.Struct, kw_only=True):
@@ -91,6 +104,8 @@ class StreamTicket(msgspec.Struct, kw_only=True):
 class SeatInfo(msgspec.Struct, kw_only=True):
     seat: int
     claimed: bool
+    bot: str | None = None
+    """The bot level playing this seat (see the catalogue's ``bot_levels``); ``null`` for a person."""
 
 
 class Table(msgspec.Struct, kw_only=True):

@@ -123,6 +123,16 @@ class SeatTaken(Conflict):
     summary = "somebody already holds this seat"
 
 
+class NotYourSeat(Forbidden):
+    code = "not_your_seat"
+    summary = "a seat's token may hand over or take back only its own seat"
+
+
+class SeatNotHandedOver(Conflict):
+    code = "seat_not_bot"
+    summary = "this seat is not played by a bot"
+
+
 class GameNotStarted(Conflict):
     code = "game_not_started"
     summary = "the game starts when every seat is taken"
@@ -165,6 +175,11 @@ class InvalidOptions(Unprocessable):
 class InvalidSeat(Unprocessable):
     code = "invalid_seat"
     summary = "take_seats names a seat the game does not have"
+
+
+class UnknownBotLevel(Unprocessable):
+    code = "unknown_bot_level"
+    summary = "the title has no bot of that level (see the catalogue's bot_levels)"
 
 
 class WrongGameKind(Unprocessable):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -79,6 +80,9 @@ class Moves:
         self.snapshot_every = max(1, snapshot_every)
         self._in_flight: dict[tuple[str, str], asyncio.Future] = {}
         """Keyed moves this worker is judging, by (game, Idempotency-Key)."""
+        self.after_move: Callable[[str, list[Seat]], Awaitable[None]] | None = None
+        """Called after a move is committed and announced, with who is to act now
+        (``BotPlayers.after_move``: a bot seat's turn is queued)."""
 
     async def submit(
         self, game_id: str, seat: Seat, command: Any, *, if_match: int | None, idempotency_key: str | None
@@ -184,7 +188,7 @@ class Moves:
                     events=[
                         envelope(codec, s, seat, finished, e) for s, e in zip(stored, events, strict=True)
                     ],
-                    to_act=game.to_act(state),
+                    to_act=(to_act := game.to_act(state)),
                 )
             )
             idem = None
@@ -213,6 +217,8 @@ class Moves:
             every = self.snapshot_every
             due = finished or version // every != loaded.version // every
             await self.cache.set_and_announce(game_id, blob if due else None, version)
+            if self.after_move is not None and to_act:
+                await self.after_move(game_id, to_act)
             structlog.contextvars.bind_contextvars(version=version)
             metrics.MOVES.labels(game.kind).inc()
             metrics.MOVE_SECONDS.labels(game.kind).observe(time.perf_counter() - started)

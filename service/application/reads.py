@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from domain.kernel import Seat
+from domain.kernel import Seat, bots
 
 from ..codec import json_encoder
 from ..infra.store import EventStore
@@ -244,7 +244,7 @@ class Reads:
         for row in rows:
             open_seats = []
             if row.status == "open":
-                open_seats = [s for s, h in await self.store.seats(row.game_id) if h is None]
+                open_seats = [s for s, h, _ in await self.store.seats(row.game_id) if h is None]
             summaries.append(
                 GameSummary(
                     game_id=row.game_id,
@@ -270,6 +270,7 @@ class Reads:
                     player_counts=list(g.player_counts),
                     options_schema=msgspec.json.schema(g.options_type),
                     variants=dict(g.variants),
+                    bot_levels=list(bots.levels(g)),
                 )
                 for g in self.titles
             ]

@@ -10,11 +10,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
 
-from domain.kernel import Seat, seed_commitment
+from domain.kernel import InvalidOptions as NoSuchLevel
+from domain.kernel import Seat, bots, seed_commitment
 
 from ..codec import json_encoder, new_events
 from ..infra.cache import SnapshotCache, encode_snapshot
@@ -28,16 +31,22 @@ from .errors import (
     InvalidSeat,
     InvalidTicket,
     InvalidToken,
+    NotYourSeat,
     SeatNotFound,
+    SeatNotHandedOver,
     SeatTaken,
     TicketExpired,
+    UnknownBotLevel,
 )
 from .titles import Titles
 
 TOKEN_HASHES = 400_000
 """Seat token hashes a worker remembers."""
 FULL_TABLES = 100_000
-"""Games whose (full, hence final) seat table a worker remembers."""
+"""Games whose full seat table a worker remembers."""
+TABLE_SECONDS = 2.0
+"""How long a worker trusts a remembered full table: a claimed seat is never released, but it may
+be handed to a bot (or back) on another worker, and the table says who plays each seat."""
 TICKET_SECONDS = 300
 """How long a stream ticket may open (or reopen, on a browser's automatic reconnect) the stream."""
 
@@ -72,13 +81,22 @@ class Seats:
         self.cache = cache
         self.clock = clock
         self._token_hashes: dict[tuple[str, int], str] = {}
-        self._full_tables: dict[str, list[SeatInfo]] = {}
+        self.on_table_change: Callable[[str], Awaitable[None]] | None = None
+        """Called with the game after a change that may put a bot seat to act (a game created with
+        bot seats, the last claim, a seat handed to a bot): ``BotPlayers.request``."""
+        self._full_tables: dict[str, tuple[float, list[SeatInfo]]] = {}
 
     # --- a new table --------------------------------------------------------------------------
     async def create(
-        self, kind: str, options: dict[str, Any], seed: str | None, take: str | list[int]
+        self,
+        kind: str,
+        options: dict[str, Any],
+        seed: str | None,
+        take: str | list[int],
+        bot_seats: dict[str, str] | None = None,
     ) -> GameCreated:
-        """Set up a game and record its opening events; the creator takes *take*'s seats now."""
+        """Set up a game and record its opening events; the creator takes *take*'s seats now and
+        the service's bots play *bot_seats* (seat -> level)."""
         game, codec = self.titles[kind]
         try:
             opts = codec.decode_options(options)
@@ -90,15 +108,22 @@ class Seats:
         secret_seed = seed if seed is not None else secrets.token_hex(32)
         state, events = game.start(opts, secret_seed)  # InvalidOptions (a RuleViolation) refuses
         players = opts.players
-        taken = list(range(players)) if take == "all" else ([] if take == "none" else sorted(set(take)))
+        played_by_bots = self._bot_seats(game, bot_seats or {}, players)
+        taken = (
+            [s for s in range(players) if s not in played_by_bots]
+            if take == "all"
+            else ([] if take == "none" else sorted(set(take)))
+        )
         if any(s < 0 or s >= players for s in taken):
             raise InvalidSeat(f"seats are numbered 0..{players - 1}")
+        if overlap := sorted(set(taken) & set(played_by_bots)):
+            raise InvalidSeat(f"seat {overlap[0]} is in both take_seats and bots")
         game_id = new_game_id()
         tokens = {seat: new_token(seat) for seat in taken}
         now = record_time(self.clock)
         commitment = seed_commitment(secret_seed)
         stored = seal(game_id, 1, commitment, new_events(events, None, None, None), now, secret_seed)
-        status = "active" if len(tokens) == players else "open"
+        status = "active" if len(tokens) + len(played_by_bots) == players else "open"
         row = GameRow(
             game_id=game_id,
             kind=kind,
@@ -114,12 +139,20 @@ class Seats:
             created_at=now,
             updated_at=now,
         )
-        hashes = [token_hash(tokens[s]) if s in tokens else None for s in range(players)]
-        await self.store.create_game(row, hashes, stored)
+        # A bot's seat is claimed with the hash of a token nobody is shown.
+        hashes = [
+            token_hash(tokens[s] if s in tokens else new_token(s))
+            if s in tokens or s in played_by_bots
+            else None
+            for s in range(players)
+        ]
+        await self.store.create_game(row, hashes, stored, played_by_bots)
         for seat, digest in enumerate(hashes):
             if digest is not None:  # its first move here needs no lookup
                 self._remember_token(game_id, seat, digest)
         await self.cache.set(game_id, encode_snapshot(row.version, game.rules_version, state))
+        if played_by_bots and status == "active":
+            await self._table_changed(game_id)
         return GameCreated(
             game_id=game_id,
             kind=kind,
@@ -129,6 +162,15 @@ class Seats:
             seed_commitment=commitment,
             tokens=[SeatToken(seat=s, token=t) for s, t in sorted(tokens.items())],
         )
+
+    @staticmethod
+    def _bot_seats(game: Any, requested: dict[str, str], players: int) -> dict[int, str]:
+        out = {}
+        for key, level in requested.items():
+            if not (key.isascii() and key.isdecimal() and int(key) < players):
+                raise InvalidSeat(f"bots names seat {key!r}; seats are numbered 0..{players - 1}")
+            out[int(key)] = _level(game, level)
+        return out
 
     async def join(self, game_id: str, seat: int) -> Joined:
         """Claim an open seat; the last claim starts the game."""
@@ -145,20 +187,80 @@ class Seats:
         self._remember_token(game_id, seat, digest)
         # A claim is no event, but the game's streams show the table: wake them (every worker's).
         await self.cache.announce(game_id, row.version)
+        if status == "active":
+            await self._table_changed(game_id)
         return Joined(game_id=game_id, seat=seat, token=token, status=status)
 
     async def table(self, game_id: str) -> list[SeatInfo]:
-        """Which seats are claimed."""
-        infos = self._full_tables.get(game_id)
-        if infos is not None:
-            return infos
-        infos = [SeatInfo(seat=s, claimed=h is not None) for s, h in await self.store.seats(game_id)]
+        """Which seats are claimed, and which a bot plays."""
+        remembered = self._full_tables.get(game_id)
+        now = time.monotonic()
+        if remembered is not None and remembered[0] > now:
+            return remembered[1]
+        infos = [
+            SeatInfo(seat=s, claimed=h is not None, bot=b) for s, h, b in await self.store.seats(game_id)
+        ]
         if infos and all(i.claimed for i in infos):
-            # A claimed seat is never released, so a full table can be remembered (one query less per read).
+            # A claimed seat is never released, so a full table can be remembered (one query less per
+            # read) — for a moment only, as a seat may be handed to a bot on another worker.
             if len(self._full_tables) >= FULL_TABLES:
                 self._full_tables.clear()
-            self._full_tables[game_id] = infos
+            self._full_tables[game_id] = (now + TABLE_SECONDS, infos)
         return infos
+
+    async def bot_seats(self, game_id: str) -> dict[Seat, str]:
+        """The seats a bot plays, and its level (at most :data:`TABLE_SECONDS` old)."""
+        return {i.seat: i.bot for i in await self.table(game_id) if i.bot is not None}
+
+    # --- bots ---------------------------------------------------------------------------------
+    async def hand_to_bot(self, game_id: str, caller: Seat | None, seat: Seat, level: str) -> str:
+        """A bot of *level* plays *seat* from now on: an open seat (anybody may fill it, as anybody
+        may join; the last claim starts the game), or the caller's own seat (a person leaving the
+        table, or letting the computer play for a while: :meth:`take_back` returns it).  Returns the
+        game's status."""
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise GameNotFound(f"no game {game_id}")
+        if not 0 <= seat < row.players:
+            raise SeatNotFound(f"seats are numbered 0..{row.players - 1}")
+        level = _level(self.titles[row.kind][0], level)
+        if caller is None:
+            status = await self.store.claim_seat(
+                game_id, seat, token_hash(new_token(seat)), record_time(self.clock), bot=level
+            )
+            if status is None:
+                raise SeatTaken(f"seat {seat} is taken: only its holder may hand it to a bot")
+        else:
+            if caller != seat:
+                raise NotYourSeat(f"this token holds seat {caller}, not seat {seat}")
+            await self.store.set_bot(game_id, seat, level)
+            status = row.status
+        self._full_tables.pop(game_id, None)
+        await self.cache.announce(game_id, row.version)  # the streams show the table
+        if status == "active":
+            await self._table_changed(game_id)
+        return status
+
+    async def _table_changed(self, game_id: str) -> None:
+        if self.on_table_change is not None:
+            await self.on_table_change(game_id)
+
+    async def take_back(self, game_id: str, caller: Seat, seat: Seat) -> None:
+        """The holder of *seat* plays it again."""
+        if caller != seat:
+            raise NotYourSeat(f"this token holds seat {caller}, not seat {seat}")
+        if all(info.bot is None for info in await self.fresh_table(game_id) if info.seat == seat):
+            raise SeatNotHandedOver(f"seat {seat} is not played by a bot")
+        await self.store.set_bot(game_id, seat, None)
+        self._full_tables.pop(game_id, None)
+        row = await self.store.get_game(game_id)
+        if row is not None:
+            await self.cache.announce(game_id, row.version)
+
+    async def fresh_table(self, game_id: str) -> list[SeatInfo]:
+        """:meth:`table`, read from Postgres now."""
+        self._full_tables.pop(game_id, None)
+        return await self.table(game_id)
 
     # --- who is asking ------------------------------------------------------------------------
     def _remember_token(self, game_id: str, seat: Seat, digest: str) -> None:
@@ -228,3 +330,11 @@ class Seats:
         if expected is None or not hmac.compare_digest(expected, token_hash(token)):
             raise InvalidToken("this token does not hold a seat in this game")
         return seat
+
+
+def _level(game: Any, level: str) -> str:
+    try:
+        bots.strategy(game, level)
+    except NoSuchLevel as exc:
+        raise UnknownBotLevel(str(exc)) from None
+    return level

@@ -25,6 +25,7 @@ from domain.registry import production_games
 
 from ..application import Application
 from ..infra.cache import MemorySnapshotCache, RedisSnapshotCache, SnapshotCache
+from ..infra.jobs import JobQueue
 from ..infra.logging import AccessLogMiddleware, configure_logging
 from ..infra.notices import NoticeBoard
 from ..infra.store import EventStore
@@ -93,6 +94,14 @@ def create_app(
             board.on_live = the_cache.reachable
             application.attach_board(board)
             await board.start()
+        queue = None
+        if settings.jobs:
+            queue = JobQueue(
+                the_store.url, play=application.bots.play, games_with_bots=the_store.games_with_bots
+            )
+            await queue.open()
+            queue.start_worker()
+            application.bots.queue = queue
         app.state.application = slot.application = application
         log.info(
             "started", games=sorted(games), cache=the_cache.name, notices=board is not None and board.live
@@ -100,6 +109,8 @@ def create_app(
         try:
             yield
         finally:
+            if queue is not None:
+                await queue.close()
             if board is not None:
                 await board.close()
             if own_store:

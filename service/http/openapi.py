@@ -219,7 +219,7 @@ def _closed_bodies(doc: dict[str, Any], games: dict[str, Game]) -> None:
 
     collect(doc)
     schemas = doc["components"]["schemas"]
-    closed = {refs[tag].removeprefix(REF) for tag in tags if tag in refs} | {"CreateGame"}
+    closed = {refs[tag].removeprefix(REF) for tag in tags if tag in refs} | {"CreateGame", "HandToBot"}
     for name in closed:
         if name in schemas:
             schemas[name]["additionalProperties"] = False

@@ -424,6 +424,16 @@ class EventStore:
                 await conn.execute(f.read_text())
                 await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
                 applied_now.append(version)
+            # The job queue's tables (service.infra.jobs), from the pinned Procrastinate's own file.
+            from .jobs import SCHEMA_VERSION, procrastinate_schema
+
+            if SCHEMA_VERSION not in done:
+                cur = await conn.execute("SELECT to_regclass('procrastinate_jobs') IS NOT NULL")
+                present = await cur.fetchone()
+                if not (present and present[0]):
+                    await conn.execute(procrastinate_schema())
+                await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (SCHEMA_VERSION,))
+                applied_now.append(SCHEMA_VERSION)
         return applied_now
 
     async def ping(self) -> None:
@@ -432,9 +442,15 @@ class EventStore:
 
     # --- games --------------------------------------------------------------------------------
     async def create_game(
-        self, game: GameRow, token_hashes: list[str | None], events: list[StoredEvent]
+        self,
+        game: GameRow,
+        token_hashes: list[str | None],
+        events: list[StoredEvent],
+        bots: dict[int, str] | None = None,
     ) -> None:
-        """Record a new game, its seats and its opening events in one transaction."""
+        """Record a new game, its seats (*bots*: the seats played by a bot, and its level) and its
+        opening events in one transaction."""
+        bots = bots or {}
         async with self.connection() as conn, conn.transaction():
             await conn.execute(
                 "INSERT INTO games (game_id, kind, rules_version, options, players, seed, seed_commitment,"
@@ -458,9 +474,10 @@ class EventStore:
             )
             async with conn.cursor() as cur:
                 await cur.executemany(
-                    "INSERT INTO seats (game_id, seat, token_hash, claimed_at) VALUES (%s, %s, %s, %s)",
+                    "INSERT INTO seats (game_id, seat, token_hash, claimed_at, bot)"
+                    " VALUES (%s, %s, %s, %s, %s)",
                     [
-                        (game.game_id, seat, h, game.created_at if h else None)
+                        (game.game_id, seat, h, game.created_at if h else None, bots.get(seat))
                         for seat, h in enumerate(token_hashes)
                     ],
                 )
@@ -510,11 +527,31 @@ class EventStore:
         return [_game(r) for r in rows]
 
     # --- seats --------------------------------------------------------------------------------
-    async def seats(self, game_id: str) -> list[tuple[int, str | None]]:
+    async def seats(self, game_id: str) -> list[tuple[int, str | None, str | None]]:
+        """``(seat, token hash or None while open, bot level or None for a person)`` per seat."""
         rows = await self._read(
-            "SELECT seat, token_hash FROM seats WHERE game_id = %s ORDER BY seat", (game_id,)
+            "SELECT seat, token_hash, bot FROM seats WHERE game_id = %s ORDER BY seat", (game_id,)
         )
-        return [(r[0], r[1]) for r in rows]
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def set_bot(self, game_id: str, seat: int, level: str | None) -> None:
+        """Hand a claimed seat to a bot of *level* (``None``: back to its person)."""
+        async with self.connection() as conn:
+            await conn.execute(
+                "UPDATE seats SET bot = %s WHERE game_id = %s AND seat = %s AND token_hash IS NOT NULL",
+                (level, game_id, seat),
+            )
+
+    async def games_with_bots(self, limit: int = 1000) -> list[str]:
+        """Games under way with at least one bot seat, least recently moved first (for the sweep
+        that re-queues a bot turn whose job was lost)."""
+        rows = await self._read(
+            "SELECT g.game_id FROM games g WHERE g.status = 'active'"
+            " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.game_id AND s.bot IS NOT NULL)"
+            " ORDER BY g.updated_at LIMIT %s",
+            (limit,),
+        )
+        return [r[0] for r in rows]
 
     async def seat_token_hash(self, game_id: str, seat: int) -> str | None:
         row = await self._read(
@@ -522,16 +559,19 @@ class EventStore:
         )
         return row[0] if row else None
 
-    async def claim_seat(self, game_id: str, seat: int, token_hash: str, now: datetime) -> str | None:
-        """Claim an open seat; returns the game's status afterwards, or None if the seat was taken.
+    async def claim_seat(
+        self, game_id: str, seat: int, token_hash: str, now: datetime, bot: str | None = None
+    ) -> str | None:
+        """Claim an open seat (for a bot of level *bot*, if given); returns the game's status
+        afterwards, or None if the seat was taken.
 
         The last claim flips the game from ``open`` to ``active`` in the same transaction.
         """
         async with self.connection() as conn, conn.transaction():
             cur = await conn.execute(
-                "UPDATE seats SET token_hash = %s, claimed_at = %s"
+                "UPDATE seats SET token_hash = %s, claimed_at = %s, bot = %s"
                 " WHERE game_id = %s AND seat = %s AND token_hash IS NULL",
-                (token_hash, now, game_id, seat),
+                (token_hash, now, bot, game_id, seat),
             )
             if cur.rowcount != 1:
                 return None

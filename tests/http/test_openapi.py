@@ -95,6 +95,8 @@ OPERATIONS = {
     ("post", "/v1/games"): "createGame",
     ("get", "/v1/games/{game_id}"): "getGame",
     ("post", "/v1/games/{game_id}/seats/{seat}"): "joinSeat",
+    ("put", "/v1/games/{game_id}/seats/{seat}/bot"): "handSeatToBot",
+    ("delete", "/v1/games/{game_id}/seats/{seat}/bot"): "takeSeatBack",
     ("get", "/v1/games/{game_id}/legal-moves"): "getLegalMoves",
     ("post", "/v1/games/{game_id}/moves"): "submitMove",
     ("get", "/v1/games/{game_id}/events"): "listEvents",

@@ -5,11 +5,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated
 
 import structlog
-from litestar import Controller, Response, get, post
+from litestar import Controller, Response, delete, get, post, put
 from litestar.openapi import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
-from ...application.documents import CreateGame, GameCreated, GameDocument, GameList, Joined, LegalMoves
+from ...application.documents import (
+    CreateGame,
+    GameCreated,
+    GameDocument,
+    GameList,
+    HandToBot,
+    Joined,
+    LegalMoves,
+    Table,
+)
 from ...application.errors import (
     GameNotFound,
     InvalidCursor,
@@ -17,11 +26,14 @@ from ...application.errors import (
     InvalidPrecondition,
     InvalidSeat,
     InvalidToken,
+    NotYourSeat,
     SeatNotFound,
+    SeatNotHandedOver,
     SeatTaken,
+    UnknownBotLevel,
     UnknownKind,
 )
-from ..dependencies import VERSION_TAG, App, Caller, GameId, version_in
+from ..dependencies import VERSION_TAG, App, Caller, GameId, Player, version_in
 from ..problems import problems
 from .responses import encoded, etag_header
 
@@ -58,10 +70,12 @@ class GamesController(Controller):
         operation_id="createGame",
         summary="Create a game; returns the seat tokens taken now (shown once)",
         status_code=201,
-        responses=problems(UnknownKind, InvalidOptions, InvalidSeat),
+        responses=problems(UnknownKind, InvalidOptions, InvalidSeat, UnknownBotLevel),
     )
     async def create_game(self, data: JSONBody[CreateGame], application: App) -> GameCreated:
-        created = await application.seats.create(data.kind, data.options, data.seed, data.take_seats)
+        created = await application.seats.create(
+            data.kind, data.options, data.seed, data.take_seats, data.bots
+        )
         structlog.contextvars.bind_contextvars(game_id=created.game_id)
         return created
 
@@ -83,6 +97,45 @@ class GamesController(Controller):
         joined = await application.seats.join(game_id, seat)
         structlog.contextvars.bind_contextvars(seat=seat)
         return joined
+
+    @put(
+        "/{game_id:str}/seats/{seat:int}/bot",
+        operation_id="handSeatToBot",
+        summary="A bot of the given level plays this seat from now on: an open seat (anybody may fill it, "
+        "as anybody may join), or the caller's own seat (its token stays valid: take the seat back "
+        "with DELETE). Returns the table",
+        responses=problems(GameNotFound, SeatNotFound, SeatTaken, UnknownBotLevel, InvalidToken, NotYourSeat),
+    )
+    async def hand_seat_to_bot(
+        self,
+        game_id: GameId,
+        seat: Annotated[int, PathParameter(ge=0, le=16)],
+        data: JSONBody[HandToBot],
+        application: App,
+        caller: Caller,
+    ) -> Table:
+        """The bot decides from this seat's view and legal moves only, like a person in the seat; its
+        moves are recorded like anybody's, with the seat's number."""
+        status = await application.seats.hand_to_bot(game_id, caller, seat, data.level)
+        return Table(status=status, seats=await application.seats.fresh_table(game_id))
+
+    @delete(
+        "/{game_id:str}/seats/{seat:int}/bot",
+        operation_id="takeSeatBack",
+        summary="The holder of a seat a bot was playing plays it again. Returns the table",
+        status_code=200,
+        responses=problems(GameNotFound, InvalidToken, NotYourSeat, SeatNotHandedOver),
+    )
+    async def take_seat_back(
+        self,
+        game_id: GameId,
+        seat: Annotated[int, PathParameter(ge=0, le=16)],
+        application: App,
+        player: Player,
+    ) -> Table:
+        await application.seats.take_back(game_id, player, seat)
+        row = await application.states.row(game_id)
+        return Table(status=row.status, seats=await application.seats.fresh_table(game_id))
 
     @get(
         "/{game_id:str}",
