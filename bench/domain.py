@@ -58,6 +58,31 @@ def games_per_second(seconds: float) -> list[dict[str, Any]]:
     return out
 
 
+class _Counter(msgspec.Struct):
+    n: int = 0
+
+
+def _noop(state: Any, event: Any) -> None:
+    return None
+
+
+def _write_struct(state: _Counter, event: Any) -> None:
+    state.n = 1
+
+
+def _write_slot(state: list[int], event: Any) -> None:
+    state[3] = 1
+
+
+def _floor(handlers: dict[type, Any], state: Any, events: Any) -> None:
+    for event in events:
+        handlers[type(event)](state, event)
+
+
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
 def fold_vs_decode(repeat: int) -> list[dict[str, Any]]:
     """Fold a full game from its stored event payloads vs merely decoding those payloads."""
     out = []
@@ -71,7 +96,16 @@ def fold_vs_decode(repeat: int) -> list[dict[str, Any]]:
             continue
         payloads = [json_encoder.encode(e) for e in events]
         decode = codec.decode_event
-        decode_times, fold_times = [], []
+        decode_times, fold_times, dispatch_times, struct_times, slots_times = [], [], [], [], []
+        # The floors under any state representation (what "a different representation" could
+        # reach): the same generator-fed loop, one handler call per event by a dictionary of event
+        # types, the handler doing nothing / one write to a msgspec Struct / one write to a list
+        # slot (a flat array state). A representation can only save what its handlers spend above
+        # these.
+        types = {type(decode(p)) for p in payloads}
+        noop = dict.fromkeys(types, _noop)
+        write_struct = dict.fromkeys(types, _write_struct)
+        write_slot = dict.fromkeys(types, _write_slot)
         for _ in range(repeat):
             t0 = time.perf_counter()
             for p in payloads:
@@ -79,12 +113,19 @@ def fold_vs_decode(repeat: int) -> list[dict[str, Any]]:
             t1 = time.perf_counter()
             state = game.fold(game.initial(options), (decode(p) for p in payloads))
             t2 = time.perf_counter()
+            _floor(noop, _Counter(), (decode(p) for p in payloads))
+            t3 = time.perf_counter()
+            _floor(write_struct, _Counter(), (decode(p) for p in payloads))
+            t4 = time.perf_counter()
+            _floor(write_slot, [0] * 8, (decode(p) for p in payloads))
+            t5 = time.perf_counter()
             decode_times.append(t1 - t0)
             fold_times.append(t2 - t1)
+            dispatch_times.append(t3 - t2)
+            struct_times.append(t4 - t3)
+            slots_times.append(t5 - t4)
         assert msgspec.msgpack.encode(state) == msgspec.msgpack.encode(final)
-        decode_times.sort()
-        fold_times.sort()
-        d, f = decode_times[len(decode_times) // 2], fold_times[len(fold_times) // 2]
+        d, f = _median(decode_times), _median(fold_times)
         # Snapshot sizes: the finished state and the state half-way through.
         mid = game.fold(game.initial(options), events[: len(events) // 2])
         out.append(
@@ -95,6 +136,9 @@ def fold_vs_decode(repeat: int) -> list[dict[str, Any]]:
                 "decode_ms": d * 1000,
                 "fold_ms": f * 1000,
                 "ratio": f / d,
+                "dispatch_floor": _median(dispatch_times) / d,
+                "struct_write_floor": _median(struct_times) / d,
+                "slot_write_floor": _median(slots_times) / d,
                 "snapshot_mid_bytes": len(encode_snapshot(len(events) // 2, game.rules_version, mid)),
                 "snapshot_final_bytes": len(encode_snapshot(len(events), game.rules_version, final)),
             }

@@ -705,15 +705,23 @@ def render(results: dict[str, Any]) -> str:
             add(f"| {k} / {g['version']} | {g['p50_ms']:.2f} | {g['p99_ms']:.2f} | {g['bytes']:,} |")
     add("")
     add("Fold vs decode (in-process) and snapshot sizes:")
-    add("| game | events | decode ms | fold ms | fold ÷ decode | snapshot mid / final bytes |")
-    add("|---|---|---|---|---|---|")
+    add(
+        "| game | events | decode ms | fold ms | fold ÷ decode | floors ÷ decode: dispatch · "
+        "+1 Struct write · +1 list write | snapshot mid / final bytes |"
+    )
+    add("|---|---|---|---|---|---|---|")
     for f in results["fold"]:
         if "error" in f:
-            add(f"| {f['kind']} {f['players']}p | failed: {f['error'][:80]} | | | | |")
+            add(f"| {f['kind']} {f['players']}p | failed: {f['error'][:80]} | | | | | |")
             continue
+        floors = (
+            f"{f['dispatch_floor']:.2f} · {f['struct_write_floor']:.2f} · {f['slot_write_floor']:.2f}"
+            if "dispatch_floor" in f
+            else "—"
+        )
         add(
             f"| {f['kind']} {f['players']}p | {f['events']} | {f['decode_ms']:.2f} | {f['fold_ms']:.2f} | "
-            f"{f['ratio']:.2f} | "
+            f"{f['ratio']:.2f} | {floors} | "
             f"{f['snapshot_mid_bytes']:,} / {f['snapshot_final_bytes']:,} |"
         )
     add("")

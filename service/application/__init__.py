@@ -52,6 +52,8 @@ class Application:
     def attach_board(self, board: NoticeBoard) -> None:
         """Let reads trust remembered states while *board* is live (see :mod:`.states`)."""
         self.states.attach_board(board)
+        self.seats.board = board
+        board.on_table = self.seats.forget_table
 
     async def health(self) -> Health:
         """Ready when Postgres answers; Redis' state is reported (it is only a cache)."""

@@ -45,8 +45,9 @@ TOKEN_HASHES = 400_000
 FULL_TABLES = 100_000
 """Games whose full seat table a worker remembers."""
 TABLE_SECONDS = 2.0
-"""How long a worker trusts a remembered full table: a claimed seat is never released, but it may
-be handed to a bot (or back) on another worker, and the table says who plays each seat."""
+"""How long a worker trusts a remembered full table when no notice board vouches for it: a claimed
+seat is never released, but it may be handed to a bot (or back) on another worker.  While the
+board is live, a table is trusted until a ``<game> seats`` notice says it changed."""
 TICKET_SECONDS = 300
 """How long a stream ticket may open (or reopen, on a browser's automatic reconnect) the stream."""
 
@@ -84,7 +85,10 @@ class Seats:
         self.on_table_change: Callable[[str], Awaitable[None]] | None = None
         """Called with the game after a change that may put a bot seat to act (a game created with
         bot seats, the last claim, a seat handed to a bot): ``BotPlayers.request``."""
-        self._full_tables: dict[str, tuple[float, list[SeatInfo]]] = {}
+        self._full_tables: dict[str, tuple[float, int, list[SeatInfo]]] = {}
+        """game -> (trusted until without a board, the board's epoch then, the table)."""
+        self.board: Any = None
+        """The notice board (``service.infra.notices.NoticeBoard``) once attached."""
 
     # --- a new table --------------------------------------------------------------------------
     async def create(
@@ -195,8 +199,11 @@ class Seats:
         """Which seats are claimed, and which a bot plays."""
         remembered = self._full_tables.get(game_id)
         now = time.monotonic()
-        if remembered is not None and remembered[0] > now:
-            return remembered[1]
+        board = self.board
+        if remembered is not None and (
+            remembered[0] > now or (board is not None and board.live and remembered[1] == board.epoch)
+        ):
+            return remembered[2]
         infos = [
             SeatInfo(seat=s, claimed=h is not None, bot=b) for s, h, b in await self.store.seats(game_id)
         ]
@@ -205,7 +212,8 @@ class Seats:
             # read) — for a moment only, as a seat may be handed to a bot on another worker.
             if len(self._full_tables) >= FULL_TABLES:
                 self._full_tables.clear()
-            self._full_tables[game_id] = (now + TABLE_SECONDS, infos)
+            epoch = board.epoch if board is not None and board.live else -1
+            self._full_tables[game_id] = (now + TABLE_SECONDS, epoch, infos)
         return infos
 
     async def bot_seats(self, game_id: str) -> dict[Seat, str]:
@@ -236,6 +244,7 @@ class Seats:
             await self.store.set_bot(game_id, seat, level)
             status = row.status
         self._full_tables.pop(game_id, None)
+        await self.cache.announce_table(game_id)  # every worker forgets the table
         await self.cache.announce(game_id, row.version)  # the streams show the table
         if status == "active":
             await self._table_changed(game_id)
@@ -253,9 +262,14 @@ class Seats:
             raise SeatNotHandedOver(f"seat {seat} is not played by a bot")
         await self.store.set_bot(game_id, seat, None)
         self._full_tables.pop(game_id, None)
+        await self.cache.announce_table(game_id)
         row = await self.store.get_game(game_id)
         if row is not None:
             await self.cache.announce(game_id, row.version)
+
+    def forget_table(self, game_id: str) -> None:
+        """Another worker changed the table (a ``<game> seats`` notice)."""
+        self._full_tables.pop(game_id, None)
 
     async def fresh_table(self, game_id: str) -> list[SeatInfo]:
         """:meth:`table`, read from Postgres now."""

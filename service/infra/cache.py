@@ -21,7 +21,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from . import metrics
-from .notices import CHANNEL, notice
+from .notices import CHANNEL, notice, table_notice
 
 log = structlog.get_logger("yamen.cache")
 
@@ -71,6 +71,9 @@ class SnapshotCache(Protocol):
     async def announce(self, game_id: str, version: int) -> None:
         """Post the notice only."""
 
+    async def announce_table(self, game_id: str) -> None:
+        """Tell every worker the game's seat table changed (a seat handed to a bot or back)."""
+
     async def delete(self, game_id: str) -> None: ...
     async def status(self) -> str: ...
     async def close(self) -> None: ...
@@ -102,6 +105,9 @@ class MemorySnapshotCache:
             await self.set(game_id, blob)  # one process: nobody else to tell
 
     async def announce(self, game_id: str, version: int) -> None:
+        pass
+
+    async def announce_table(self, game_id: str) -> None:
         pass
 
     async def delete(self, game_id: str) -> None:
@@ -238,6 +244,14 @@ class RedisSnapshotCache:
                     batch.sent.set_result(None)
         finally:
             self._in_flight = None
+
+    async def announce_table(self, game_id: str) -> None:
+        if not self._available():
+            return
+        try:
+            await self._client.publish(CHANNEL, table_notice(game_id))
+        except (aioredis.RedisError, OSError) as exc:
+            self._failed("announce_table", exc)
 
     async def delete(self, game_id: str) -> None:
         try:

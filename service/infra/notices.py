@@ -37,12 +37,22 @@ def notice(game_id: str, version: int) -> bytes:
     return f"{game_id} {version}".encode()
 
 
+TABLE = "seats"
+
+
+def table_notice(game_id: str) -> bytes:
+    """``<game> seats``: the game's seat table changed (no new version): workers forget it."""
+    return f"{game_id} {TABLE}".encode()
+
+
 class NoticeBoard:
     """One worker's subscription to the move notices (see the module docstring)."""
 
     def __init__(self, redis_url: str, *, on_notice: Callable[[str, int], None] | None = None) -> None:
         self.url = redis_url
         self.on_notice = on_notice
+        self.on_table: Callable[[str], None] | None = None
+        """Called with a game whose seat table changed (``<game> seats``)."""
         self.on_live: Callable[[], None] | None = None
         """Called each time the subscription is confirmed (again)."""
         self.live = False
@@ -188,6 +198,8 @@ class NoticeBoard:
                 game_id, _, version = line.partition(" ")
                 if version.isdigit():
                     self.post(game_id, int(version))
+                elif version == TABLE and self.on_table is not None:
+                    self.on_table(game_id)
         elif len(value) >= 3 and value[0] == b"subscribe":
             # A new epoch starts now, not when the last one dropped: a state remembered while the
             # board was down was vouched for by Postgres, but notices about it may have been missed.

@@ -198,3 +198,30 @@ async def test_bot_requests_that_make_no_sense_are_refused(client):
         assert response.headers["content-type"].startswith("application/problem+json")
         if code is not None:
             assert response.json()["code"] == code
+
+
+async def test_a_seat_handed_to_a_bot_on_one_worker_is_played_after_a_move_on_the_other(
+    database_url, redis_url
+):
+    """Worker b remembers the full table (no bot); the seat is handed over on worker a; b's next
+    move must see the bot at once (the ``<game> seats`` notice), not after a sweep."""
+    from litestar.testing import AsyncTestClient
+
+    from tests.conftest import make_app
+
+    async with (
+        AsyncTestClient(app=make_app(database_url, redis_url)) as a,
+        AsyncTestClient(app=make_app(database_url, redis_url)) as b,
+    ):
+        created = await create(a, "yangtze", {"players": 2}, seed="bots-two-workers")
+        game_id = created["game_id"]
+        tokens = {t["seat"]: t["token"] for t in created["tokens"]}
+        assert [s["bot"] for s in (await b.get(f"/v1/games/{game_id}")).json()["seats"]] == [None, None]
+        handed = await a.put(
+            f"/v1/games/{game_id}/seats/1/bot", json={"level": "heuristic"}, headers=bearer(tokens[1])
+        )
+        assert handed.status_code == 200, handed.text
+        await wait_for(b, game_id, lambda d: d["seats"][1]["bot"] == "heuristic", timeout=5)
+        # Seat 0 plays on worker b only; seat 1's bot answers every time.
+        done = await play_person_against_bots(b, game_id, {0: tokens[0]})
+        assert done["status"] == "finished"
