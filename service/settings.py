@@ -37,8 +37,8 @@ class Settings:
     """A move writes the snapshot to the cache every this many versions (the notice goes out on
     every move); see :data:`service.application.moves.SNAPSHOT_EVERY`."""
     jobs: bool = True
-    """Run the job queue's worker in this process (bot turns; ``YAMEN_JOBS=0`` turns it off, then
-    bot seats wait for a process that runs it)."""
+    """Take jobs (bot turns) in this process; ``YAMEN_JOBS=0`` only queues them, for a process
+    that takes them."""
     cors_origins: tuple[str, ...] = ("*",)
     """Origins whose pages may call the API from a browser (``YAMEN_CORS_ORIGINS``, comma-separated:
     ``https://a.example,https://b.example``; ``*`` for any; empty or ``off`` for none).  Any is

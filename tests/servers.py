@@ -49,13 +49,20 @@ def fresh_database(prefix: str) -> Iterator[str]:
 
 @contextlib.contextmanager
 def yamen_serve(
-    database_url: str, *, redis_url: str | None = REDIS_URL, rate_limit: str | None = "off"
+    database_url: str,
+    *,
+    redis_url: str | None = REDIS_URL,
+    rate_limit: str | None = "off",
+    env: dict[str, str] | None = None,
+    started: list[subprocess.Popen] | None = None,
 ) -> Iterator[str]:
     """``yamen serve`` on *database_url*, ready (Postgres reachable); yields its base URL.
 
     *redis_url* None serves with the in-process cache; *rate_limit* None keeps the service's
     default limit (what a reader of the README gets).  The access log is off; the server's output
-    goes to a file (a full pipe would stall it) and is shown if it does not come up."""
+    goes to a file (a full pipe would stall it) and is shown if it does not come up.  *env* adds
+    settings; the process is appended to *started* (to kill it in a test)."""
+    extra = env or {}
     env = {**os.environ, "DATABASE_URL": database_url, "YAMEN_LOG_FORMAT": "json", "YAMEN_ACCESS_LOG": "0"}
     env.pop("REDIS_URL", None)
     env.pop("YAMEN_RATE_LIMIT", None)
@@ -63,6 +70,7 @@ def yamen_serve(
         env["REDIS_URL"] = redis_url
     if rate_limit is not None:
         env["YAMEN_RATE_LIMIT"] = rate_limit
+    env.update(extra)
     port = free_port()
     yamen = os.path.join(os.path.dirname(sys.executable), "yamen")
     with tempfile.TemporaryFile() as log:
@@ -73,6 +81,8 @@ def yamen_serve(
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        if started is not None:
+            started.append(process)
 
         def output() -> str:
             log.seek(0)

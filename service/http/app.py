@@ -94,14 +94,12 @@ def create_app(
             board.on_live = the_cache.reachable
             application.attach_board(board)
             await board.start()
-        queue = None
+        # Every process queues bot turns; those with YAMEN_JOBS on (the default) also take them.
+        queue = JobQueue(the_store.url, play=application.bots.play, games_with_bots=the_store.games_with_bots)
+        await queue.open()
         if settings.jobs:
-            queue = JobQueue(
-                the_store.url, play=application.bots.play, games_with_bots=the_store.games_with_bots
-            )
-            await queue.open()
             queue.start_worker()
-            application.bots.queue = queue
+        application.bots.queue = queue
         app.state.application = slot.application = application
         log.info(
             "started", games=sorted(games), cache=the_cache.name, notices=board is not None and board.live
@@ -109,8 +107,7 @@ def create_app(
         try:
             yield
         finally:
-            if queue is not None:
-                await queue.close()
+            await queue.close()
             if board is not None:
                 await board.close()
             if own_store:

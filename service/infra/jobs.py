@@ -83,8 +83,14 @@ class JobQueue:
         async def sweep(timestamp: int) -> None:
             manager = self.app.job_manager
             for job in await manager.get_stalled_jobs(seconds_since_heartbeat=STALLED_SECONDS):
+                # A dead worker's job is closed (which frees its game's lock) rather than retried: a
+                # bot turn is asked for again below, and one may already wait under the same
+                # queueing lock (a retry would collide with it and leave the game locked).
                 log.warning("job_stalled", job_id=job.id, task=job.task_name)
-                await manager.retry_job(job)
+                try:
+                    await manager.finish_job(job, status=procrastinate.jobs.Status.FAILED, delete_job=False)
+                except Exception as exc:  # noqa: BLE001 - the next sweep tries again
+                    log.warning("job_not_closed", job_id=job.id, error=str(exc))
             for game_id in await games_with_bots():
                 await self.bot_turn(game_id)
 
