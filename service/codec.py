@@ -19,8 +19,12 @@ class GameCodec:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.command_type = union_of(game.command_types)
+        """What a seat may send."""
+        self.recorded_command_type = union_of((*game.command_types, *game.service_command_types))
+        """What a record may hold: also the commands only the service sends (the table's ``Timed``,
+        ``ClaimTimeout``, ``StartClocks``)."""
         self.event_type = union_of(game.event_types)
-        self.command_decoder = msgspec.json.Decoder(self.command_type)
+        self.command_decoder = msgspec.json.Decoder(self.recorded_command_type)
         self.event_decoder = msgspec.json.Decoder(self.event_type)
         self.state_decoder = msgspec.msgpack.Decoder(game.state_type)
         self.command_tags = {tag_of(t) for t in game.command_types}

@@ -376,3 +376,42 @@ EVENTS = (
     BotTileDrawn,
     BotMuseHired,
 )
+
+REVEALING: frozenset[type] = frozenset(
+    {
+        FinalScored,
+        ActionTileDrawn,
+        BotTileDrawn,
+        PortfolioRevealed,
+        PortfolioTaken,
+        MuseRevealed,
+        BotMuseHired,
+        MusesFormed,
+        UpkeepTilesRefilled,
+        TilePoolSet,
+        Age2StackFormed,
+        Age2Swapped,
+        GameSetUp,
+        Configured,
+    }
+)
+"""Public events that reveal information some seat could not see before (take-backs: a command
+with one of these cannot be undone).  Hidden in Jiangnan: each draw bag's contents (to all but its
+owner; the Bot's to everybody), the order and contents of the face-down stacks (Portfolio, Muse) and
+of the box / Mixed Ages bag the Upkeep tiles come from.
+FinalScored: the game ends and the view opens every draw bag to everybody.
+ActionTileDrawn: a tile leaves a hidden draw bag for the Action Track.
+BotTileDrawn: a tile leaves the Bot's hidden draw bag.
+PortfolioRevealed: a Portfolio Tile of the face-down stack turns face up (display or offer).
+PortfolioTaken: source "stack" (Shop B6, Assistant B18, the Bot's start) takes a face-down tile.
+MuseRevealed: a Muse of the face-down stack turns face up.
+BotMuseHired: the Bot hires a Muse from the face-down stack.
+MusesFormed: a new Muse display (and the stack's contents) from the face-down Muses.
+UpkeepTilesRefilled: Action Tiles drawn at random (box / silver or gold bag) turned face up.
+TilePoolSet: names the contents of the Mixed Ages bag, which no view shows.
+Age2StackFormed: names the contents of the new face-down Age 2 stack.
+Age2Swapped: names the contents of the reshuffled face-down Age 2 stack.
+GameSetUp: the setup's random draws, with the face-down Portfolio and Muse stacks' contents.
+Configured: the chapter setup's random draws (talent offer, Charm Tiles, the Mixed Ages bag).
+Not revealing: CharmReplaced (the Charm column is face up and in every view), PortfoliosRefreshed
+and BagRefilled (they hide public tiles, revealing none), every other event (public moves)."""

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import msgspec
+from msgspec import UNSET, UnsetType
+
+from domain.kernel.table import TableState
 
 RULES_VERSION = "jiangnan-3"
 """The rules this code sets new games up under."""
@@ -89,6 +92,9 @@ class State(msgspec.Struct, kw_only=True, omit_defaults=True):
     # The fields of rules version jiangnan-1 are required (always encoded); the later ones have
     # defaults and are omitted when unused, so a Chapter 1 state encodes exactly as before.
     players: int
+    table: TableState | UnsetType = UNSET
+    """The table around the game: clocks, replaced seats, take-backs (``domain.kernel.table``);
+    UNSET until the first table event, so a state without one encodes as it always did."""
     chapter: int
     districts: list[str]
     round: int

@@ -26,9 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from .errors import InvalidOptions
 from .rng import Rng
+from .table_options import TableOptions
 
 Seat = int
 """Seats are numbered 0..players-1 in player order."""
@@ -72,6 +74,9 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     players: int = 4
     """Number of seats."""
+    table: TableOptions | UnsetType = UNSET
+    """The table around the game: a clock, take-backs, when a seat that keeps timing out is replaced
+    by a bot (``domain.kernel.table``).  Unset: none of these (and options encode as before)."""
 
 
 class SeatScore(msgspec.Struct, frozen=True, kw_only=True):
@@ -135,6 +140,14 @@ class Game:
     strategies: dict[str, Any] = field(default_factory=dict)
     """Bot levels beyond ``random`` (see :mod:`domain.kernel.bots`): level name -> strategy
     ``(view, seat, legal, rng) -> Command``, strongest last."""
+    timed_type: Any = None
+    """The table's ``Timed`` command for this title (``domain.kernel.table``): a command stamped with
+    the time the service judged it.  Set by ``seat_game``."""
+    service_command_types: tuple[type, ...] = ()
+    """Commands only the service sends (``Timed``, the table's ``ClaimTimeout``/``StartClocks``): in
+    records, never in a seat's request."""
+    revealing: frozenset[type] = frozenset()
+    """Public events that reveal hidden information (a command with one cannot be taken back)."""
     earlier_versions: tuple[str, ...] = ()
     """Rules versions this code still judges, besides :attr:`rules_version`: a game started under
     one of them is finished under it (its setup event records the version, and the rules that

@@ -419,3 +419,33 @@ EVENTS = (
     RoundEnded,
     GameEnded,
 )
+
+
+REVEALING: frozenset[type] = frozenset(
+    {
+        BranchOpened,
+        ExchangeCardsDrawn,
+        ExchangeCardChosen,
+        ExchangeDiscarded,
+        EventCardRevealed,
+        GameEnded,
+        BranchTilesDrawn,
+        BranchTilesReturned,
+    }
+)
+"""Public events that reveal information some seat could not see before (take-backs: a command
+with one of these cannot be undone).  The hidden facts of Pingyao are the face-down branch-tile
+stacks and the branch tiles drawn at Bank Escort (seen only by the drawer), the face-down exchange
+deck (with the cards put back at its bottom) and the exchange cards drawn to choose among (seen only
+by the drawer), and, solo, the face-down event deck.
+BranchOpened: the tile kept from the privately drawn ones goes face up on the player board.
+ExchangeCardsDrawn: a single card goes face up onto the exchange-time track - when the deck's unknown
+    part is empty it is the card at the bottom of the deck (a card another seat put back unseen),
+    drawn without randomness.
+ExchangeCardChosen: public only when nothing goes back (never in play): the card kept from a private
+    draw becomes known.
+ExchangeDiscarded: a drawn card that cannot be placed goes face up onto the discard pile.
+EventCardRevealed: solo, the round's event card is turned up from the face-down event deck.
+GameEnded: the end-of-game view shows every seat any branch tiles still drawn.
+BranchTilesDrawn, BranchTilesReturned: private already (only the drawer sees the tiles); listed so
+    that the set names every event that moves a hidden tile."""

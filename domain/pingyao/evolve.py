@@ -526,3 +526,8 @@ def fold(state: State, events: Iterable[Any]) -> State:
         if event.frame and state.frames:
             state.frames.pop(0)
     return state
+
+
+def add_handlers(extra: dict[type, Callable[[State, Any], None]]) -> None:
+    """Fold more event types with the title's own: the table's (``domain.kernel.table.handlers``)."""
+    _HANDLERS.update(extra)

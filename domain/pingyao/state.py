@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import msgspec
+from msgspec import UNSET, UnsetType
+
+from domain.kernel.table import TableState
 
 from .versions import UNRECORDED
 
@@ -77,6 +80,9 @@ class State(msgspec.Struct, kw_only=True, omit_defaults=True):
     did before the version was recorded: the state digests in its records still verify."""
 
     players: int
+    table: TableState | UnsetType = UNSET
+    """The table around the game: clocks, replaced seats, take-backs (``domain.kernel.table``);
+    UNSET until the first table event, so a state without one encodes as it always did."""
     crowdfunding: bool
     round: int
     phase: str

@@ -199,3 +199,28 @@ EVENTS = (
     TurnEnded,
     FinalScoring,
 )
+
+
+REVEALING: frozenset[type] = frozenset(
+    {
+        GameSetUp,
+        GoodDrawn,
+        BranchDrawn,
+        RulerDrawn,
+        GoodsSold,
+        GoodReturned,
+        GoodExchanged,
+        FinalScoring,
+    }
+)
+"""Public events that reveal information some seat could not see before (take-backs: a command
+with one of these cannot be undone).  Hidden in Yangtze: the bag's contents and the goods behind
+each screen that were never seen on the river (the two starting goods drawn behind it).
+GameSetUp: the goods drawn from the bag onto the river (drawn with the Rng).
+GoodDrawn: a good drawn from the bag pushed onto the river (drawn with the Rng).
+BranchDrawn: a branch token drawn from the bag (drawn with the Rng).
+RulerDrawn: a ruler token drawn from the bag (drawn with the Rng).
+GoodsSold: goods taken from behind the seller's screen into the box (a starting good made known).
+GoodReturned: a good from behind the screen put in the box (which one: possibly a starting good).
+GoodExchanged: a good from behind the screen put on the river (possibly a starting good).
+FinalScoring: every screen's goods laid open for the bundles of the final scoring."""

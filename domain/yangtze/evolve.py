@@ -370,3 +370,8 @@ def fold(state: State, events: Iterable[Any]) -> State:
     for event in events:
         handlers[type(event)](state, event)
     return state
+
+
+def add_handlers(extra: dict[type, Callable[[State, Any], None]]) -> None:
+    """Fold more event types with the title's own: the table's (``domain.kernel.table.handlers``)."""
+    _HANDLERS.update(extra)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from domain.kernel.table import TableState
+
 from .versions import YANGTZE_2
 
 
@@ -15,6 +17,9 @@ class State(msgspec.Struct, kw_only=True):
     UNSET for a yangtze-2 game, so that its state encodes exactly as it did under yangtze-2 (the
     final-state digests of its records still verify)."""
     players: int = 0
+    table: TableState | UnsetType = UNSET
+    """The table around the game: clocks, replaced seats, take-backs (``domain.kernel.table``);
+    UNSET until the first table event, so a state without one encodes as it always did."""
     phase: str = "setup"
     """"turn" (the active seat sells and buys), "refill" (drawing from the bag; never waits),
     "auction" (a branch is auctioned), "ruler" (a ruler's order goes round), "over"."""

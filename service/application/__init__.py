@@ -47,7 +47,7 @@ class Application:
         self.audit = Audit(self.titles, self.states, store, clock)
         self.bots = BotPlayers(self.states, self.seats, self.moves)
         self.moves.after_move = self.bots.after_move
-        self.seats.on_table_change = self.bots.request
+        self.seats.on_table_change = self.bots.table_changed
 
     def attach_board(self, board: NoticeBoard) -> None:
         """Let reads trust remembered states while *board* is live (see :mod:`.states`)."""

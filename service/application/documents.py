@@ -131,6 +131,42 @@ class GameList(msgspec.Struct, kw_only=True):
 
 
 # --- the game as a seat sees it -----------------------------------------------------------------
+class SeatClockInfo(msgspec.Struct, kw_only=True):
+    seat: int
+    deadline_ms: int | None
+    """When the seat's current decision times out (Unix milliseconds); null when it is not to act.
+    Compare it with the ``Server-Time-Ms`` header of the same answer, not with the device's clock."""
+    remaining_ms: int | None
+    """``total`` clocks: the seat's time left before its current decision began."""
+    timeouts: int
+
+
+class ReplacedSeat(msgspec.Struct, kw_only=True):
+    seat: int
+    at_ms: int
+    reason: str
+    """``resigned``, ``left``, ``timeouts`` (ran out of time ``zombie_after`` times) or ``timeout``
+    (forfeited on time)."""
+
+
+class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The table around the game (``options.table``): clock, seats replaced by bots, take-backs."""
+
+    clock: dict[str, Any] | None = None
+    """The clock option (mode, seconds, increment, days, on_timeout), if any."""
+    clocks: list[SeatClockInfo] = []
+    takebacks: str = "off"
+    zombie_after: int = 3
+    replaced: list[ReplacedSeat] = []
+    """Seats a bot plays since their holder resigned, left or ran out of time; they rank last."""
+    takeback_requested_by: int | None = None
+    takeback_consents: list[int] = []
+    can_take_back: bool = False
+    """Whether the viewer may ask now to take back its last command."""
+    conceded_by: int | None = None
+    """The seat whose resignation ended the game."""
+
+
 class GameDocument(msgspec.Struct, Generic[V], kw_only=True, omit_defaults=True):
     game_id: str
     kind: str
@@ -149,6 +185,8 @@ class GameDocument(msgspec.Struct, Generic[V], kw_only=True, omit_defaults=True)
     created_at: str
     revealed_state: dict[str, Any] | None = None
     """Time travel with ``reveal=true`` after the end: the full state, hidden parts included."""
+    table: TableInfo | None = None
+    """The table around the game (clock, replaced seats, take-backs), for games that have one."""
 
 
 class LegalMoves(msgspec.Struct, Generic[C], kw_only=True):

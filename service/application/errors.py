@@ -133,6 +133,11 @@ class SeatNotHandedOver(Conflict):
     summary = "this seat is not played by a bot"
 
 
+class SeatReplaced(Conflict):
+    code = "seat_replaced"
+    summary = "the seat has left the table (resigned, left or timed out too often): a bot plays it"
+
+
 class GameNotStarted(Conflict):
     code = "game_not_started"
     summary = "the game starts when every seat is taken"

@@ -17,12 +17,14 @@ import asyncio
 import hashlib
 import time
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any
 
 import msgspec
 import structlog
 
 from domain.kernel import Event, Rng, RuleViolation, Seat
+from domain.kernel.table import TableCommand, replaced_seats, table_of
 
 from ..codec import json_encoder, new_events, tag_of
 from ..infra import metrics
@@ -39,6 +41,7 @@ from .errors import (
     IdempotencyKeyReused,
     IllegalMove,
     RulesRetired,
+    SeatReplaced,
     TooMuchContention,
     VersionMismatch,
     WrongGameKind,
@@ -80,23 +83,35 @@ class Moves:
         self.snapshot_every = max(1, snapshot_every)
         self._in_flight: dict[tuple[str, str], asyncio.Future] = {}
         """Keyed moves this worker is judging, by (game, Idempotency-Key)."""
-        self.after_move: Callable[[str, list[Seat]], Awaitable[None]] | None = None
-        """Called after a move is committed and announced, with who is to act now
-        (``BotPlayers.after_move``: a bot seat's turn is queued)."""
+        self.after_move: Callable[[str, list[Seat], Any], Awaitable[None]] | None = None
+        """Called after a move is committed and announced, with who is to act now and the state
+        (``BotPlayers.after_move``: a bot seat's turn is queued, clock deadlines scheduled)."""
 
     async def submit(
-        self, game_id: str, seat: Seat, command: Any, *, if_match: int | None, idempotency_key: str | None
+        self,
+        game_id: str,
+        seat: Seat,
+        command: Any,
+        *,
+        if_match: int | None,
+        idempotency_key: str | None,
+        by_service: bool = False,
     ) -> Encoded:
         """Judge *command* from *seat* and append its events; the answer, encoded, and its version.
 
         Refuses with the domain's :class:`RuleViolation` or an application error; a retried
-        Idempotency-Key gets the stored answer.
+        Idempotency-Key gets the stored answer.  *by_service*: the service itself moves for the seat
+        (its bot, a timeout), which may also send the table's service commands.
         """
         body = json_encoder.encode(command)
         request_hash = hashlib.sha256(f"{seat}\n".encode() + body).hexdigest()
         if idempotency_key is None:
-            return await self._judge_and_append(game_id, seat, command, body, request_hash, if_match, None)
-        return await self._keyed(game_id, seat, command, body, request_hash, if_match, idempotency_key)
+            return await self._judge_and_append(
+                game_id, seat, command, body, request_hash, if_match, None, by_service
+            )
+        return await self._keyed(
+            game_id, seat, command, body, request_hash, if_match, idempotency_key, by_service
+        )
 
     async def _keyed(
         self,
@@ -107,6 +122,7 @@ class Moves:
         request_hash: str,
         if_match: int | None,
         key: str,
+        by_service: bool = False,
     ) -> Encoded:
         """A move with an Idempotency-Key is judged once: a retry gets the stored answer, never a new
         judgement.  Retries reaching this worker while the first is judged wait for it; one judged by
@@ -120,7 +136,9 @@ class Moves:
             if earlier is not None:
                 return await self._replayed(game_id, earlier, request_hash)
             try:
-                return await self._judge_and_append(game_id, seat, command, body, request_hash, if_match, key)
+                return await self._judge_and_append(
+                    game_id, seat, command, body, request_hash, if_match, key, by_service
+                )
             except (RuleViolation, ApplicationError):
                 # Refused now, perhaps because the same request was applied by another worker
                 # since: then its stored answer is this request's answer.
@@ -152,6 +170,7 @@ class Moves:
         request_hash: str,
         if_match: int | None,
         idempotency_key: str | None,
+        by_service: bool = False,
     ) -> Encoded:
         started = time.perf_counter()
         recall = True
@@ -162,7 +181,8 @@ class Moves:
                 loaded = await self.states.load(game_id)
             recall = False  # a second attempt always reads Postgres
             try:
-                events = judge(loaded, seat, command, if_match)
+                now = record_time(self.clock)
+                events, judged = judge(loaded, seat, command, if_match, now, by_service)
             except Exception:
                 if fresh:
                     raise
@@ -170,12 +190,14 @@ class Moves:
             game, codec, row = loaded.game, loaded.codec, loaded.row
             state = game.fold(loaded.state, events)
             status = "finished" if game.outcome(state) is not None else "active"
-            now = record_time(self.clock)
             stored = seal(
                 game_id,
                 loaded.version + 1,
                 row.last_hash,
-                new_events(events, seat, body, idempotency_key),
+                # A command stamped with its time (the table's Timed) is recorded as stamped.
+                new_events(
+                    events, seat, body if judged is command else json_encoder.encode(judged), idempotency_key
+                ),
                 now,
                 row.seed,
             )
@@ -218,7 +240,7 @@ class Moves:
             due = finished or version // every != loaded.version // every
             await self.cache.set_and_announce(game_id, blob if due else None, version)
             if self.after_move is not None and to_act:
-                await self.after_move(game_id, to_act)
+                await self.after_move(game_id, to_act, state)
             structlog.contextvars.bind_contextvars(version=version)
             metrics.MOVES.labels(game.kind).inc()
             metrics.MOVE_SECONDS.labels(game.kind).observe(time.perf_counter() - started)
@@ -226,9 +248,18 @@ class Moves:
         raise TooMuchContention("the game changed too often while deciding; retry")
 
 
-def judge(loaded: Loaded, seat: Seat, command: Any, if_match: int | None) -> list[Event]:
-    """The command's events on *loaded*, or the refusal: the game must be under way, under the
-    rules it was created with, at the version the caller decided on, and the rules must allow it."""
+def judge(
+    loaded: Loaded,
+    seat: Seat,
+    command: Any,
+    if_match: int | None,
+    now: datetime | None = None,
+    by_service: bool = False,
+) -> tuple[list[Event], Any]:
+    """The command's events on *loaded*, and the command as judged (stamped with *now* when the
+    table needs the time: its own commands, and every command under a clock) — or the refusal: the
+    game must be under way, under the rules it was created with, at the version the caller decided
+    on, the seat must still be played by its holder, and the rules must allow it."""
     game, row = loaded.game, loaded.row
     if row.status == "open":
         raise GameNotStarted("the game starts when every seat is taken")
@@ -240,10 +271,22 @@ def judge(loaded: Loaded, seat: Seat, command: Any, if_match: int | None) -> lis
         )
     if if_match is not None and if_match != loaded.version:
         raise VersionMismatch(loaded.version)
-    if type(command) not in game.command_types:
-        raise WrongGameKind(f"{tag_of(type(command))} is not a command of {game.kind}")
+    kind = type(command)
+    if kind not in game.command_types and not (by_service and kind in game.service_command_types):
+        raise WrongGameKind(f"{tag_of(kind)} is not a command of {game.kind}")
+    judged = command
+    if game.timed_type is not None:
+        table = table_of(loaded.state)
+        if not by_service and seat in replaced_seats(table):
+            raise SeatReplaced(f"seat {seat} has left the table: a bot plays it")
+        if (
+            now is not None
+            and kind is not game.timed_type
+            and (isinstance(command, TableCommand) or table.clocks)
+        ):
+            judged = game.timed_type(at_ms=unix_ms(now), command=command)
     try:
-        return game.decide(loaded.state, seat, command, Rng(row.seed, loaded.version))
+        return game.decide(loaded.state, seat, judged, Rng(row.seed, loaded.version)), judged
     except RuleViolation:
         raise
     except Exception:
@@ -251,8 +294,12 @@ def judge(loaded: Loaded, seat: Seat, command: Any, if_match: int | None) -> lis
         # move the game itself offered is a bug and stays a 500.
         if command in game.legal_moves(loaded.state, seat):
             raise
-        log.warning("decide_crashed_on_illegal_command", command=tag_of(type(command)))
+        log.warning("decide_crashed_on_illegal_command", command=tag_of(kind))
         raise IllegalMove("this move is not among the legal moves") from None
+
+
+def unix_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
 
 
 def _replay(earlier: IdempotentResponse, request_hash: str) -> Encoded:

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from domain.kernel import Seat, bots
+from domain.kernel.table import EMPTY, deadline_ms, may_take_back, table_of
 
 from ..codec import json_encoder
 from ..infra.store import EventStore
@@ -30,8 +31,11 @@ from .documents import (
     GameSummary,
     History,
     LegalMoves,
+    ReplacedSeat,
+    SeatClockInfo,
     SeatInfo,
     Table,
+    TableInfo,
     envelope,
 )
 from .errors import InvalidCursor, NotRevealedYet
@@ -76,6 +80,34 @@ def document(loaded: Loaded, viewer: Seat | None, seats: list[SeatInfo]) -> Game
         seed_commitment=row.seed_commitment,
         seed=row.seed if row.status == "finished" else None,
         created_at=timestamp(row.created_at),
+        table=table_info(loaded.state, viewer) if game.timed_type is not None else None,
+    )
+
+
+def table_info(state: Any, viewer: Seat | None) -> TableInfo | None:
+    """What the table shows everybody (and *viewer*: whether it may ask for a take-back now)."""
+    t = table_of(state)
+    if t is EMPTY:
+        return None
+    clock = t.options.clock
+    return TableInfo(
+        clock=msgspec.to_builtins(clock) if clock is not None else None,
+        clocks=[
+            SeatClockInfo(
+                seat=seat,
+                deadline_ms=deadline_ms(t, seat),
+                remaining_ms=c.remaining_ms if clock is not None and clock.mode == "total" else None,
+                timeouts=t.timeouts[seat] if seat < len(t.timeouts) else 0,
+            )
+            for seat, c in enumerate(t.clocks)
+        ],
+        takebacks=t.options.takebacks,
+        zombie_after=t.options.zombie_after,
+        replaced=[ReplacedSeat(seat=r.seat, at_ms=r.at_ms, reason=r.reason) for r in t.replaced],
+        takeback_requested_by=t.takeback_by if t.takeback_by >= 0 else None,
+        takeback_consents=list(t.consents),
+        can_take_back=viewer is not None and may_take_back(t, viewer),
+        conceded_by=t.ended if t.ended >= 0 else None,
     )
 
 

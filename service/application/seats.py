@@ -18,6 +18,7 @@ import msgspec
 
 from domain.kernel import InvalidOptions as NoSuchLevel
 from domain.kernel import Seat, bots, seed_commitment
+from domain.kernel.table import table_options
 
 from ..codec import json_encoder, new_events
 from ..infra.cache import SnapshotCache, encode_snapshot
@@ -155,7 +156,7 @@ class Seats:
             if digest is not None:  # its first move here needs no lookup
                 self._remember_token(game_id, seat, digest)
         await self.cache.set(game_id, encode_snapshot(row.version, game.rules_version, state))
-        if played_by_bots and status == "active":
+        if status == "active" and (played_by_bots or table_options(opts).clock is not None):
             await self._table_changed(game_id)
         return GameCreated(
             game_id=game_id,

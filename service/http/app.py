@@ -95,7 +95,14 @@ def create_app(
             application.attach_board(board)
             await board.start()
         # Every process queues bot turns; those with YAMEN_JOBS on (the default) also take them.
-        queue = JobQueue(the_store.url, play=application.bots.play, games_with_bots=the_store.games_with_bots)
+        queue = JobQueue(
+            the_store.url,
+            play=application.bots.play,
+            games_with_bots=the_store.games_with_bots,
+            deadline=application.bots.deadline,
+            clocked_games=the_store.games_with_clocks,
+            reschedule=application.bots.reschedule,
+        )
         await queue.open()
         if settings.jobs:
             queue.start_worker()

@@ -197,6 +197,7 @@ EXPOSED_HEADERS = [
     "RateLimit-Limit",
     "RateLimit-Remaining",
     "RateLimit-Reset",
+    "Server-Time-Ms",
 ]
 """Response headers a page on another origin may read (the version tag, a created game, back-off)."""
 

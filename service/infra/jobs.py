@@ -14,15 +14,19 @@ the move committed, before the job was marked done), but a bot's move is appende
 version it was decided at and an idempotency key of that version, so a second run appends
 nothing.
 
-Two tasks:
+Three tasks:
 
 - ``yamen.bot_turn(game_id)``: play the game's bot seats while one of them is to act
   (``lock`` = the game: one bot turn per game at a time; ``queueing_lock`` = the game: at most one
   waiting);
+- ``yamen.deadline(game_id, seat, since_ms)``, scheduled at a clock's deadline (``schedule_at``:
+  a deadline set before a restart fires after it): if the seat is still on that decision, its
+  timeout is claimed (and a bot decides for it);
 - ``yamen.sweep`` (periodic, every :data:`SWEEP_CRON`, deferred once per tick whatever the number
-  of workers): retry jobs of workers that stopped sending heartbeats, and queue a bot turn for every
-  game under way with a bot seat — so a turn whose job was never deferred (a worker killed between
-  a move's commit and its defer) is played within a sweep.
+  of workers): close jobs of workers that stopped sending heartbeats, queue a bot turn for every
+  game under way with a bot seat and schedule the deadlines of every game under way with a clock —
+  so a turn or a deadline whose job was never deferred (a worker killed between a move's commit
+  and its defer) is taken up within a sweep.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import asyncio
 import contextlib
 import importlib.resources
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 
 import procrastinate
 import structlog
@@ -63,6 +68,9 @@ class JobQueue:
         *,
         play: Callable[[str], Awaitable[object]],
         games_with_bots: Callable[[], Awaitable[list[str]]],
+        deadline: Callable[[str, int, int], Awaitable[object]] | None = None,
+        clocked_games: Callable[[], Awaitable[list[str]]] | None = None,
+        reschedule: Callable[[str], Awaitable[object]] | None = None,
         concurrency: int = 4,
     ) -> None:
         self.concurrency = concurrency
@@ -77,6 +85,14 @@ class JobQueue:
         )
         async def bot_turn(game_id: str) -> None:
             await play(game_id)
+
+        @self.app.task(
+            name="yamen.deadline",
+            retry=procrastinate.RetryStrategy(max_attempts=10, wait=1, exponential_wait=2),
+        )
+        async def deadline_task(game_id: str, seat: int, since_ms: int) -> None:
+            if deadline is not None:
+                await deadline(game_id, seat, since_ms)
 
         @self.app.periodic(cron=SWEEP_CRON, periodic_id="sweep")
         @self.app.task(name="yamen.sweep", queueing_lock="yamen.sweep")
@@ -93,8 +109,12 @@ class JobQueue:
                     log.warning("job_not_closed", job_id=job.id, error=str(exc))
             for game_id in await games_with_bots():
                 await self.bot_turn(game_id)
+            if clocked_games is not None and reschedule is not None:
+                for game_id in await clocked_games():
+                    await reschedule(game_id)
 
         self._bot_turn = bot_turn
+        self._deadline = deadline_task
 
     async def open(self) -> None:
         await self.app.open_async()
@@ -118,6 +138,18 @@ class JobQueue:
         with contextlib.suppress(AlreadyEnqueued):
             key = f"game:{game_id}"
             await self._bot_turn.configure(lock=key, queueing_lock=key).defer_async(game_id=game_id)
+
+    async def deadline(self, game_id: str, seat: int, since_ms: int, due_ms: int) -> None:
+        """Check *seat*'s clock at *due_ms* (Unix ms): its decision that began at *since_ms* times
+        out then unless it has moved (nothing if that check is already scheduled)."""
+        with contextlib.suppress(AlreadyEnqueued):
+            key = f"deadline:{game_id}:{seat}:{since_ms}"
+            at = datetime.fromtimestamp(due_ms / 1000, tz=UTC)
+            # No lock: Procrastinate runs a lock's jobs in the order they were queued, so a deadline
+            # days away would hold back the game's bot turns (If-Match keeps the two apart instead).
+            await self._deadline.configure(schedule_at=at, queueing_lock=key).defer_async(
+                game_id=game_id, seat=seat, since_ms=since_ms
+            )
 
     async def close(self) -> None:
         if self._worker is not None:

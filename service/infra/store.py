@@ -542,6 +542,15 @@ class EventStore:
                 (level, game_id, seat),
             )
 
+    async def games_with_clocks(self, limit: int = 1000) -> list[str]:
+        """Games under way whose options set a clock (for the sweep that re-schedules deadlines)."""
+        rows = await self._read(
+            "SELECT g.game_id FROM games g WHERE g.status = 'active'"
+            " AND (g.options::jsonb -> 'table') ? 'clock' ORDER BY g.updated_at LIMIT %s",
+            (limit,),
+        )
+        return [r[0] for r in rows]
+
     async def games_with_bots(self, limit: int = 1000) -> list[str]:
         """Games under way with at least one bot seat, least recently moved first (for the sweep
         that re-queues a bot turn whose job was lost)."""

@@ -35,7 +35,7 @@ from ...application.errors import (
 )
 from ..dependencies import VERSION_TAG, App, Caller, GameId, Player, version_in
 from ..problems import problems
-from .responses import encoded, etag_header
+from .responses import encoded, etag_header, server_time_header
 
 if TYPE_CHECKING:  # each app names these: the union of its games' (see service.http.contract)
     from domain.kernel import Command, View
@@ -145,7 +145,8 @@ class GamesController(Controller):
             etag_header(
                 "The game's version; send it back in If-None-Match for a 304 "
                 "(none while seats are open: a claim changes the game without a new version)"
-            )
+            ),
+            server_time_header(),
         ],
         responses={
             **problems(GameNotFound, InvalidToken, InvalidPrecondition),

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import time
+
 from litestar import Response
 from litestar.datastructures import ResponseHeader
 
 from ...application.documents import Encoded
 
 JSON = "application/json"
+SERVER_TIME = "Server-Time-Ms"
+"""The service's clock (Unix milliseconds) when it answered: what a game's clock deadlines are
+compared with (``table.clocks[].deadline_ms``), whatever the device's own clock says."""
 
 
 def etag(version: int) -> str:
@@ -23,11 +28,20 @@ def encoded(answer: Encoded, *, vary: bool = True) -> Response:
     """*answer* as a response: its body (or 304 when there is none), its version as the ETag;
     marked as depending on the caller unless *vary* is False."""
     headers = {"ETag": etag(answer.version)} if answer.version is not None else {}
+    headers[SERVER_TIME] = str(int(time.time() * 1000))
     if vary:
         headers.update(CALLER_DEPENDENT)
     if answer.body is None:
         return Response(content=b"", status_code=304, headers=headers)
     return Response(content=answer.body, status_code=answer.status, media_type=JSON, headers=headers)
+
+
+def server_time_header() -> ResponseHeader:
+    return ResponseHeader(
+        name=SERVER_TIME,
+        description="The service's time (Unix ms) when it answered: compare clock deadlines with it",
+        documentation_only=True,
+    )
 
 
 def etag_header(description: str) -> ResponseHeader:

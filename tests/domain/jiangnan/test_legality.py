@@ -12,6 +12,7 @@ import pytest
 from domain.jiangnan import GAME, JiangnanOptions
 from domain.jiangnan import components as C
 from domain.jiangnan.commands import (
+    COMMANDS,
     ActivateAssistant,
     ChooseTrend,
     DraftTile,
@@ -103,7 +104,7 @@ def _around(s, seat, legal) -> list:
     for move in legal:
         for field in type(move).__struct_fields__:
             out += [msgspec.structs.replace(move, **{field: v}) for v in values[field]]
-    for kind in GAME.command_types:
+    for kind in COMMANDS:
         fields = kind.__struct_fields__
         out += [kind(**{f: values[f][0] for f in fields}), kind(**{f: values[f][-1] for f in fields})]
     return out
@@ -206,7 +207,7 @@ def test_every_decision_is_a_step_and_every_command_answers_one():
         kinds |= {e.step.kind for e in result.events if isinstance(e, StepBegan)}
     assert kinds <= set(STEPS) | set(AUTO) and not set(STEPS) & set(AUTO)
     answered = {kind for step in STEPS.values() for kind in step.answers}
-    assert answered | {UseSpiritsTile} == set(GAME.command_types)
+    assert answered | {UseSpiritsTile} == set(COMMANDS)
 
 
 # --- refusals, from events ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from domain.kernel import Command, Rng, RuleViolation
 from domain.pingyao import GAME, PingyaoOptions
 from domain.pingyao import board as B
 from domain.pingyao import components as C
+from domain.pingyao.commands import COMMANDS
 from domain.pingyao.decisions import Refusal
 from domain.pingyao.state import State
 
@@ -90,7 +91,7 @@ def _mutations(s: State, cmd: Command) -> list[Command]:
 def _others(s: State) -> list[Command]:
     """One command of every type, built from the first meaningful values."""
     out = []
-    for kind in GAME.command_types:
+    for kind in COMMANDS:
         fields = {f.name: _values(s, f.type)[-1] for f in msgspec.structs.fields(kind) if f.required}
         out.append(kind(**fields))
     return out
