@@ -93,8 +93,8 @@ Never mutated."""
 
 
 def table_of(state: Any) -> TableState:
-    """The table state of a title's state (read only)."""
-    t = state.table
+    """The table state of a title's state (read only); EMPTY for a game without a table."""
+    t = getattr(state, "table", UNSET)
     return EMPTY if t is UNSET else t
 
 
@@ -112,7 +112,9 @@ class TableEvent(Event, frozen=True, tag=lambda name: f"table.{name}"):
     """(Pingyao's fold reads ``frame`` on every event.)"""
 
 
-class TableSetUp(TableEvent, frozen=True, kw_only=True):
+class Arranged(TableEvent, frozen=True, kw_only=True):
+    """The table is laid for the game: its options (clock, take-backs, zombies)."""
+
     options: TableOptions
     players: int
 
@@ -172,7 +174,7 @@ class TakenBack(TableEvent, frozen=True, kw_only=True):
 
 
 TABLE_EVENTS: tuple[type[TableEvent], ...] = (
-    TableSetUp,
+    Arranged,
     ClockPunched,
     TimedOut,
     SeatReplaced,
@@ -248,7 +250,7 @@ def handlers(state_type: type, to_act: Callable[[Any], list[int]]) -> dict[type,
     decoder = msgspec.msgpack.Decoder(state_type)
     encoder = msgspec.msgpack.Encoder()
 
-    def table_set_up(s: Any, e: TableSetUp) -> None:
+    def table_set_up(s: Any, e: Arranged) -> None:
         t = _own(s)
         t.options = e.options
         t.timeouts = [0] * e.players
@@ -331,7 +333,7 @@ def handlers(state_type: type, to_act: Callable[[Any], list[int]]) -> dict[type,
         t.consents = []
 
     return {
-        TableSetUp: table_set_up,
+        Arranged: table_set_up,
         ClockPunched: clock_punched,
         TimedOut: timed_out,
         SeatReplaced: seat_replaced,
@@ -407,7 +409,7 @@ def seat_game(game: Game, revealing: frozenset[type] = frozenset()) -> Game:
         events = list(inner_setup(options, rng))
         table = table_options(options)
         if table != NO_TABLE:
-            events.append(TableSetUp(options=table, players=options.players))
+            events.append(Arranged(options=table, players=options.players))
         return events
 
     def setup_under(options: Any, rng: Any, version: str) -> list[Event]:
@@ -415,7 +417,7 @@ def seat_game(game: Game, revealing: frozenset[type] = frozenset()) -> Game:
         events = list(inner_setup_under(options, rng, version))
         table = table_options(options)
         if table != NO_TABLE:
-            events.append(TableSetUp(options=table, players=options.players))
+            events.append(Arranged(options=table, players=options.players))
         return events
 
     def to_act(state: Any) -> list[int]:
@@ -583,7 +585,7 @@ def _with_replacements(base: Outcome | None, t: TableState, players: int) -> Out
 
 def narrate(event: Event) -> str:
     """``yamen replay``'s line for a table event."""
-    if isinstance(event, TableSetUp):
+    if isinstance(event, Arranged):
         o = event.options
         parts = []
         if o.clock is not None:

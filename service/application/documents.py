@@ -123,6 +123,11 @@ class GameSummary(msgspec.Struct, kw_only=True):
     open_seats: list[int]
     version: int
     created_at: str
+    options: dict[str, Any] = {}
+    """The game's options as created: the title's variants and the table's (``options.table``: the
+    clock, take-backs), so a player can pick a game to join from the list."""
+    bots: dict[str, str] = {}
+    """Seats played by the service's bots (seat -> level), for open games."""
 
 
 class GameList(msgspec.Struct, kw_only=True):
@@ -149,7 +154,7 @@ class ReplacedSeat(msgspec.Struct, kw_only=True):
     (forfeited on time)."""
 
 
-class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
+class TableInfo(msgspec.Struct, kw_only=True):
     """The table around the game (``options.table``): clock, seats replaced by bots, take-backs."""
 
     clock: dict[str, Any] | None = None

@@ -138,6 +138,11 @@ class SeatReplaced(Conflict):
     summary = "the seat has left the table (resigned, left or timed out too often): a bot plays it"
 
 
+class GameNotFinished(Conflict):
+    code = "game_not_finished"
+    summary = "a rematch follows a finished game"
+
+
 class GameNotStarted(Conflict):
     code = "game_not_started"
     summary = "the game starts when every seat is taken"

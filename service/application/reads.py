@@ -274,9 +274,12 @@ class Reads:
         rows = rows[:limit]
         summaries = []
         for row in rows:
-            open_seats = []
+            open_seats: list[int] = []
+            bot_seats: dict[str, str] = {}
             if row.status == "open":
-                open_seats = [s for s, h, _ in await self.store.seats(row.game_id) if h is None]
+                table = await self.store.seats(row.game_id)
+                open_seats = [s for s, h, _ in table if h is None]
+                bot_seats = {str(s): b for s, _, b in table if b is not None}
             summaries.append(
                 GameSummary(
                     game_id=row.game_id,
@@ -286,6 +289,8 @@ class Reads:
                     open_seats=open_seats,
                     version=row.version,
                     created_at=row.created_at.isoformat(),
+                    options=msgspec.json.decode(row.options),
+                    bots=bot_seats,
                 )
             )
         next_cursor = f"{rows[-1].created_at.isoformat()}~{rows[-1].game_id}" if more and rows else None

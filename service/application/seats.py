@@ -22,11 +22,12 @@ from domain.kernel.table import table_options
 
 from ..codec import json_encoder, new_events
 from ..infra.cache import SnapshotCache, encode_snapshot
-from ..infra.store import EventStore, GameRow
+from ..infra.store import EventStore, GameExists, GameRow
 from ..record.chain import seal
 from .clock import Clock, record_time, utcnow
 from .documents import GameCreated, Joined, SeatInfo, SeatToken, StreamTicket
 from .errors import (
+    GameNotFinished,
     GameNotFound,
     InvalidOptions,
     InvalidSeat,
@@ -123,6 +124,13 @@ class Seats:
             raise InvalidSeat(f"seats are numbered 0..{players - 1}")
         if overlap := sorted(set(taken) & set(played_by_bots)):
             raise InvalidSeat(f"seat {overlap[0]} is in both take_seats and bots")
+        if table_options(opts).takebacks == "free" and not (
+            players == 1 or (len(taken) == players and not played_by_bots)
+        ):
+            raise InvalidOptions(
+                "free take-backs are for solo and hot-seat games (the creator takes every seat); "
+                "use takebacks: consent"
+            )
         game_id = new_game_id()
         tokens = {seat: new_token(seat) for seat in taken}
         now = record_time(self.clock)
@@ -167,6 +175,54 @@ class Seats:
             seed_commitment=commitment,
             tokens=[SeatToken(seat=s, token=t) for s, t in sorted(tokens.items())],
         )
+
+    async def rematch(self, game_id: str) -> GameCreated:
+        """The rematch of a finished game: the same title, options, seats and bots, a new secret
+        seed.  Every seat's token of the finished game holds the same seat in the rematch, so each
+        player just moves on to the new id; every seat asking gets the same rematch."""
+        row = await self.store.get_game(game_id)
+        if row is None:
+            raise GameNotFound(f"no game {game_id}")
+        if row.status != "finished":
+            raise GameNotFinished("the game is still being played")
+        new_id = "g_" + hashlib.sha256(f"rematch/{game_id}".encode()).hexdigest()[:20]
+        existing = await self.store.get_game(new_id)
+        if existing is not None:
+            return _created(existing)
+        game, codec = self.titles[row.kind]
+        opts = codec.decode_options_json(row.options)
+        secret_seed = secrets.token_hex(32)
+        state, events = game.start(opts, secret_seed)
+        now = record_time(self.clock)
+        commitment = seed_commitment(secret_seed)
+        stored = seal(new_id, 1, commitment, new_events(events, None, None, None), now, secret_seed)
+        table = await self.store.seats(game_id)
+        new_row = GameRow(
+            game_id=new_id,
+            kind=row.kind,
+            rules_version=game.rules_version,
+            options=row.options,
+            players=row.players,
+            seed=secret_seed,
+            seed_commitment=commitment,
+            status="active",
+            version=len(stored),
+            last_hash=stored[-1].hash if stored else commitment,
+            imported=False,
+            created_at=now,
+            updated_at=now,
+        )
+        try:
+            await self.store.create_game(
+                new_row, [h for _, h, _ in table], stored, {s: b for s, _, b in table if b is not None}
+            )
+        except GameExists:  # another seat asked at the same moment: theirs is the rematch
+            existing = await self.store.get_game(new_id)
+            assert existing is not None
+            return _created(existing)
+        await self.cache.set(new_id, encode_snapshot(new_row.version, game.rules_version, state))
+        await self._table_changed(new_id)
+        return _created(new_row)
 
     @staticmethod
     def _bot_seats(game: Any, requested: dict[str, str], players: int) -> dict[int, str]:
@@ -353,3 +409,15 @@ def _level(game: Any, level: str) -> str:
     except NoSuchLevel as exc:
         raise UnknownBotLevel(str(exc)) from None
     return level
+
+
+def _created(row: GameRow) -> GameCreated:
+    return GameCreated(
+        game_id=row.game_id,
+        kind=row.kind,
+        status=row.status,
+        version=row.version,
+        players=row.players,
+        seed_commitment=row.seed_commitment,
+        tokens=[],
+    )

@@ -124,10 +124,18 @@ def _litestar_names(games: dict[str, Game]) -> dict[str, str]:
             owners.setdefault(t, set()).add(kind)
     candidates: dict[str, str | None] = {}
     for t, kinds in owners.items():
-        if len(kinds) != 1:  # shared by several games: not game-specific, its name stays
+        config = getattr(t, "__struct_config__", None)
+        tag = config.tag if config is not None and isinstance(config.tag, str) else None
+        if tag is not None and "." in tag:
+            space = tag.partition(".")[0]  # ``table.Resign`` (every title's) is TableResign in all
+        elif t.__module__.startswith("domain.kernel"):
+            continue  # the kernel's own types (a table's options) keep their names
+        elif len(kinds) == 1:
+            space = next(iter(kinds))
+        else:  # shared by several games: not game-specific, its name stays
             continue
         key = (*t.__module__.split("."), re.sub(r"[^a-zA-Z0-9._-]+", "_", t.__qualname__))
-        new = game_schema_name(next(iter(kinds)), t)
+        new = game_schema_name(space, t)
         for start in range(len(key)):
             name = "_".join(key[start:])
             candidates[name] = new if candidates.get(name, new) == new else None  # None: ambiguous

@@ -57,6 +57,10 @@ class VersionConflict(StoreError):
         self.current_version = current_version
 
 
+class GameExists(StoreError):
+    """A game with that id has already been recorded."""
+
+
 class DuplicateIdempotencyKey(StoreError):
     """A concurrent request with the same Idempotency-Key was recorded first."""
 
@@ -451,6 +455,14 @@ class EventStore:
         """Record a new game, its seats (*bots*: the seats played by a bot, and its level) and its
         opening events in one transaction."""
         bots = bots or {}
+        try:
+            await self._create_game(game, token_hashes, events, bots)
+        except psycopg.errors.UniqueViolation as exc:
+            raise GameExists(game.game_id) from exc
+
+    async def _create_game(
+        self, game: GameRow, token_hashes: list[str | None], events: list[StoredEvent], bots: dict[int, str]
+    ) -> None:
         async with self.connection() as conn, conn.transaction():
             await conn.execute(
                 "INSERT INTO games (game_id, kind, rules_version, options, players, seed, seed_commitment,"

@@ -72,7 +72,7 @@ def test_a_game_without_table_options_encodes_as_before():
 
 def test_a_total_clock_charges_the_seat_that_thinks_and_adds_the_increment():
     game = Table(clock=T.Clock(mode="total", seconds=60, increment=5))
-    assert game.events[-1] == T.TableSetUp(options=game.table.options, players=2)
+    assert game.events[-1] == T.Arranged(options=game.table.options, players=2)
     assert T.deadline_ms(game.table, 0) is None  # the clocks start when every seat is taken
     game.send(0, T.StartClocks(), after_ms=0)
     first = GAME.to_act(game.state)[0]

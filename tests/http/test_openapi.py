@@ -97,6 +97,7 @@ OPERATIONS = {
     ("post", "/v1/games/{game_id}/seats/{seat}"): "joinSeat",
     ("put", "/v1/games/{game_id}/seats/{seat}/bot"): "handSeatToBot",
     ("delete", "/v1/games/{game_id}/seats/{seat}/bot"): "takeSeatBack",
+    ("post", "/v1/games/{game_id}/rematch"): "rematch",
     ("get", "/v1/games/{game_id}/legal-moves"): "getLegalMoves",
     ("post", "/v1/games/{game_id}/moves"): "submitMove",
     ("get", "/v1/games/{game_id}/events"): "listEvents",
@@ -127,8 +128,16 @@ def test_game_types_are_namespaced_by_their_game():
 
     schemas = json.loads(COMMITTED.read_text())["components"]["schemas"]
     expected = {
-        game_schema_name(kind, t): kind for kind, game in production_games().items() for t in game_types(game)
+        game_schema_name(kind, t): kind
+        for kind, game in production_games().items()
+        for t in game_types(game)
+        if not t.__module__.startswith("domain.kernel")  # the table's types: below
     }
+    # The table around every game: one type per table command and event, TableResign in every app.
+    from domain.kernel import table
+
+    for t in (*table.PUBLIC_COMMANDS, *table.TABLE_EVENTS):
+        assert f"Table{t.__name__}" in schemas, t
     assert {"YangtzeGameSetUp", "PingyaoGameSetUp", "YangtzePass", "JiangnanPass", "JiangnanFrame"} <= set(
         expected
     )

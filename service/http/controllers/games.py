@@ -20,6 +20,7 @@ from ...application.documents import (
     Table,
 )
 from ...application.errors import (
+    GameNotFinished,
     GameNotFound,
     InvalidCursor,
     InvalidOptions,
@@ -136,6 +137,18 @@ class GamesController(Controller):
         await application.seats.take_back(game_id, player, seat)
         row = await application.states.row(game_id)
         return Table(status=row.status, seats=await application.seats.fresh_table(game_id))
+
+    @post(
+        "/{game_id:str}/rematch",
+        operation_id="rematch",
+        summary="The rematch of a finished game: same title, options, seats and bots, a new seed. Every "
+        "seat asking gets the same new game, and its token of this game holds the same seat there",
+        status_code=201,
+        responses=problems(GameNotFound, InvalidToken, GameNotFinished),
+    )
+    async def rematch(self, game_id: GameId, application: App, player: Player) -> GameCreated:
+        del player  # any seat of the finished game may ask
+        return await application.seats.rematch(game_id)
 
     @get(
         "/{game_id:str}",
