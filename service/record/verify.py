@@ -1,10 +1,11 @@
-"""Verifying a game record offline: the four checks an auditor relies on.
+"""Verifying a game record offline: the five checks an auditor relies on.
 
 1. ``chain``  — every hash follows from the previous one (the first from the seed commitment);
 2. ``fold``   — folding the events reproduces the final state and outcome in the footer;
 3. ``replay`` — re-running every recorded command through ``decide`` from the initial state
    reproduces exactly the recorded events;
-4. ``seed``   — the revealed seed matches the commitment and the setup's draws come from it.
+4. ``seed``   — the revealed seed matches the commitment and the setup's draws come from it;
+5. ``stamps`` — commands the service stamped with a time (clocks, the table) were recorded then.
 
 Each failed check names the first seq where the record breaks.  No server, no database.
 """
@@ -42,7 +43,7 @@ class Verification(msgspec.Struct, kw_only=True):
 
 # --- verification -------------------------------------------------------------------------------
 def verify(record: Record, games: dict[str, Game], *, seed: str | None = None) -> Verification:
-    """Run the four checks.  *seed* lets the server check replay for a game still running."""
+    """Run the five checks.  *seed* lets the server check replay for a game still running."""
     header = record.header
     game = games.get(header.kind)
     if game is None:
@@ -63,6 +64,7 @@ def verify(record: Record, games: dict[str, Game], *, seed: str | None = None) -
         _check_fold(record, game, codec, options),
         _check_replay(record, game, codec, seed, options),
         _check_seed(record, game, codec, seed, options),
+        _check_stamps(record),
     ]
     return Verification(
         ok=all(c.status != "failed" for c in checks),
@@ -71,6 +73,50 @@ def verify(record: Record, games: dict[str, Game], *, seed: str | None = None) -
         version=header.version,
         checks=checks,
     )
+
+
+class _Stamp(msgspec.Struct):
+    type: str = ""
+    at_ms: int | None = None
+
+
+_stamp_of = msgspec.json.Decoder(_Stamp)
+
+
+def _check_stamps(record: Record) -> Check:
+    """5. ``stamps`` — a command the service stamped with the time it judged it (the table's
+    ``Timed``: clocks, timeouts, resignations) carries the very time its events were recorded at,
+    and stamps never go back: a clock cannot be re-timed after the fact without breaking the chain
+    (the recording time is hashed) or this check."""
+    stamped, last = 0, None
+    for line in record.events:
+        blob = present(line.command)
+        if blob is None:
+            continue
+        try:
+            stamp = _stamp_of.decode(blob)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue  # a command that does not decode fails the replay check
+        if stamp.type != "table.Timed" or stamp.at_ms is None:
+            continue
+        stamped += 1
+        recorded = int(datetime.fromisoformat(line.recorded_at).timestamp() * 1000)
+        if stamp.at_ms != recorded:
+            return Check(
+                name="stamps",
+                status="failed",
+                first_bad_seq=line.seq,
+                detail=f"stamped {stamp.at_ms} but recorded at {recorded} (Unix ms)",
+            )
+        if last is not None and stamp.at_ms < last:
+            return Check(
+                name="stamps", status="failed", first_bad_seq=line.seq, detail="a stamp goes back in time"
+            )
+        last = stamp.at_ms
+    detail = (
+        f"{stamped} stamped command events match their recording time" if stamped else "no stamped commands"
+    )
+    return Check(name="stamps", status="passed", detail=detail)
 
 
 def _check_chain(record: Record, seed: str | None) -> Check:

@@ -56,7 +56,7 @@ def test_golden_record_verifies_offline(path: pathlib.Path):
     )
     report = verify(record, GAMES)
     assert report.ok, msgspec.json.encode(report).decode()
-    assert [c.status for c in report.checks] == ["passed"] * 4
+    assert [c.status for c in report.checks] == ["passed"] * 5
 
 
 def _stored(record) -> list[StoredEvent]:

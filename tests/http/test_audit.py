@@ -29,7 +29,7 @@ async def test_a_finished_record_verifies_offline(client):
     report = verify(read_record(lines), test_games())
     assert report.ok and {c.status for c in report.checks} == {"passed"}, report
     served = (await client.get(f"/v1/games/{game_id}/verification")).json()
-    assert served["ok"] and [c["status"] for c in served["checks"]] == ["passed"] * 4
+    assert served["ok"] and [c["status"] for c in served["checks"]] == ["passed"] * 5
 
 
 async def test_a_running_game_record_is_redacted_but_its_chain_verifies(client):
@@ -130,7 +130,7 @@ async def test_cli_verifies_and_narrates_a_record_offline(client, tmp_path, monk
     monkeypatch.setattr(cli, "_games", test_games)
     assert cli.main(["verify", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "VERIFIED" in out and out.count("PASSED") == 4
+    assert "VERIFIED" in out and out.count("PASSED") == 5
     assert cli.main(["replay", str(path)]) == 0
     story = capsys.readouterr().out
     assert "Final scores" in story and "Winner" in story and "bluff.Claimed" not in story

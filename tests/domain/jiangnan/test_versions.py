@@ -40,14 +40,14 @@ def test_a_setup_event_stored_before_jiangnan_3_reads_as_jiangnan_2():
 
 @pytest.mark.parametrize("path", LEGACY, ids=lambda p: p.stem)
 def test_jiangnan_2_golden_records_still_verify(path):
-    """The four checks of ``yamen verify`` with the registered game: the chain; the fold (a
+    """The five checks of ``yamen verify`` with the registered game: the chain; the fold (a
     jiangnan-2 state encodes as it always did, so the recorded state digest still matches); the
     replay of every command through ``decide`` from the opening set up under the record's version
     (``Game.setup_under``: jiangnan-3 lays the District Boards out differently); the seed."""
     record = read_record(iter_file_lines(str(path)))
     assert record.header.rules_version == "jiangnan-2"
     report = verify(record, {"jiangnan": GAME})
-    assert report.ok and [c.status for c in report.checks] == ["passed"] * 4, msgspec.to_builtins(report)
+    assert report.ok and [c.status for c in report.checks] == ["passed"] * 5, msgspec.to_builtins(report)
     options = GameCodec(GAME).decode_options_json(bytes(record.header.options))
     state, opening = GAME.start(options, "any seed", "jiangnan-2")
     assert state.rules_version == "jiangnan-2" and opening[0].rules_version == "jiangnan-2"

@@ -47,12 +47,12 @@ def test_the_records_are_pingyao_2_games_the_code_still_judges():
 
 @pytest.mark.parametrize("path", LEGACY, ids=IDS)
 def test_pingyao_2_records_verify(path):
-    """All four checks pass when the game is started under the record's version: the chain, the
+    """All five checks pass when the game is started under the record's version: the chain, the
     fold (the state of a ``pingyao-2`` game encodes as it always did, so the recorded state digest
     still matches), the replay of every command through ``decide`` and the seed."""
     record = _record(path)
     report = verify(record, dict(production_games(), pingyao=_under(record.header.rules_version)))
-    assert report.ok and [c.status for c in report.checks] == ["passed"] * 4, report
+    assert report.ok and [c.status for c in report.checks] == ["passed"] * 5, report
 
 
 @pytest.mark.parametrize("path", LEGACY, ids=IDS)
@@ -64,9 +64,9 @@ def test_pingyao_2_records_chain_and_fold_with_the_registered_game(path):
 
 @pytest.mark.parametrize("path", LEGACY, ids=IDS)
 def test_pingyao_2_records_verify_with_the_registered_game(path):
-    """All four checks, with the service's verifier: it sets the game up under the record's version."""
+    """All five checks, with the service's verifier: it sets the game up under the record's version."""
     report = verify(_record(path), production_games())
-    assert report.ok and [c.status for c in report.checks] == ["passed"] * 4, report
+    assert report.ok and [c.status for c in report.checks] == ["passed"] * 5, report
 
 
 def _replay(path: pathlib.Path, stop: int | None = None):
