@@ -20,8 +20,12 @@ export class Problem extends Error {
   }
 }
 
-/** Calls the API; answers the decoded JSON (null for 204/304), or throws a Problem. */
-export async function call(path, { method = "GET", token = null, body, headers = {}, allow304 = false } = {}) {
+/** Calls the API; answers the decoded JSON (null for 204/304), or throws a Problem.  *onResponse*
+ * (optional) sees the Response first: to read headers such as Server-Time-Ms. */
+export async function call(
+  path,
+  { method = "GET", token = null, body, headers = {}, allow304 = false, onResponse = null } = {},
+) {
   // no-store: the browser's cache would revalidate by the ETag (the version), and a join changes
   // the document but not the version; the client asks for 304s itself (If-None-Match) when it may.
   const init = { method, cache: "no-store", headers: { Accept: "application/json", ...headers } };
@@ -36,6 +40,7 @@ export async function call(path, { method = "GET", token = null, body, headers =
   } catch (error) {
     throw new Problem(0, { title: "The service could not be reached", detail: String(error.message || error) });
   }
+  if (onResponse) onResponse(response);
   if (response.status === 304 && allow304) return null;
   if (response.status === 204) return null;
   const text = await response.text();
@@ -106,6 +111,19 @@ export function spectatorRoute(gameId) {
 
 export function seatName(seat) {
   return `Seat ${seat}`;
+}
+
+/** A table's clock option in words: "30 s per decision (on timeout: bot)"; "" for none. */
+export function clockText(clock) {
+  if (!clock || !clock.mode) return "";
+  const seconds = clock.seconds ?? 60;
+  const what =
+    clock.mode === "decision"
+      ? `${seconds} s per decision`
+      : clock.mode === "total"
+        ? `${seconds} s per seat + ${clock.increment ?? 0} s per move`
+        : `${clock.days ?? 3} days per decision`;
+  return `${what} (on timeout: ${clock.on_timeout || "bot"})`;
 }
 
 /** HTML-escapes a value for text or attribute positions. */

@@ -2,6 +2,11 @@
 // seat's holdings and legal moves, live updates (server-sent events, else polling), the event log,
 // and after the end the outcome, the seed, the verification and a replay of every version.
 //
+// The table around the game (docs/frontends.md, "The table and bots"): who plays each seat (a
+// person, a bot, or a bot since its holder resigned or left), the clocks counted down on the
+// service's time (Server-Time-Ms), resigning, leaving, handing the seat to a bot and back,
+// take-backs with their answers, and a rematch once the game is over.
+//
 // The root element carries the page's state for scripts and tests: data-version (the version on
 // screen), data-status, data-to-act and data-busy ("1" while loading or submitting).
 
@@ -9,12 +14,15 @@ import {
   API,
   Problem,
   call,
+  catalogue,
+  clockText,
   commandDescriptions,
   components,
   esc,
   freshKey,
   heldSeats,
   pageUrl,
+  saveToken,
   seatName,
   seatRoute,
   spectatorRoute,
@@ -25,6 +33,8 @@ import * as generic from "./generic.js";
 const LOG_LENGTH = 20;
 const POLL_MS = 2000;
 const DEBOUNCE_MS = 80;
+const TICK_MS = 250;
+const CONFIRM_MS = 4000;
 
 const boardModules = new Map();
 
@@ -101,6 +111,12 @@ export function showGame(main, gameId, seat) {
     shown: null,
     endingShown: false,
     closed: false,
+    offset: 0, // Server-Time-Ms - Date.now(): the service's clock as seen from this device
+    botLevels: [],
+    tableShown: null,
+    confirming: null, // "resign" | "leave" while its button asks to be pressed again
+    confirmTimer: null,
+    tickTimer: null,
   };
   const base = `/v1/games/${encodeURIComponent(gameId)}`;
   page.base = base;
@@ -121,6 +137,7 @@ export function showGame(main, gameId, seat) {
           <div id="holdings" class="panel holdings"></div>
         </div>
         <div class="side-col">
+          <div id="table" class="panel table-panel"></div>
           <div id="moves" class="panel moves"></div>
           <div id="move-error" class="move-error"></div>
           <div class="panel"><h3>Events <small id="live" class="muted"></small></h3><ol id="log" class="log"></ol></div>
@@ -140,6 +157,11 @@ export function showGame(main, gameId, seat) {
     const button = clicked.target.closest("button.move");
     if (button && !button.disabled) submit(page, Number(button.dataset.index));
   });
+  root.querySelector("#table").addEventListener("click", (clicked) => {
+    const button = clicked.target.closest("button[data-action]");
+    if (button && !button.disabled) tableAction(page, button);
+  });
+  page.tickTimer = setInterval(() => tickClocks(page), TICK_MS);
 
   start(page);
   return () => stop(page);
@@ -162,6 +184,8 @@ function stop(page) {
   clearInterval(page.pollTimer);
   clearTimeout(page.reopenTimer);
   clearTimeout(page.debounceTimer);
+  clearTimeout(page.confirmTimer);
+  clearInterval(page.tickTimer);
 }
 
 function setBusy(page) {
@@ -201,9 +225,15 @@ function scheduleRefresh(page) {
 }
 
 async function load(page) {
-  const doc = await call(page.base, { token: page.token });
+  const doc = await call(page.base, { token: page.token, onResponse: (response) => noteServerTime(page, response) });
   if (!page.module && !page.moduleTried) {
     page.moduleTried = true;
+    try {
+      const entry = (await catalogue()).games.find((game) => game.kind === doc.kind);
+      page.botLevels = (entry && entry.bot_levels) || [];
+    } catch {
+      page.botLevels = [];
+    }
     try {
       page.module = await boardModule(doc.kind);
     } catch (error) {
@@ -216,7 +246,7 @@ async function load(page) {
     }
   }
   let legal = null;
-  if (page.token && doc.status === "active" && doc.to_act.includes(page.seat)) {
+  if (page.token && doc.status === "active" && doc.to_act.includes(page.seat) && !botPlays(doc, page.seat)) {
     legal = await call(`${page.base}/legal-moves`, { token: page.token });
     if (legal.version !== doc.version) page.again = true; // a move landed in between: read again
   }
@@ -246,10 +276,13 @@ function addEvents(page, envelopes) {
   for (const envelope of envelopes) {
     if (envelope.seq <= page.lastSeq) continue;
     page.lastSeq = envelope.seq;
+    const event = envelope.event;
+    const type = event ? event.type : "(hidden from you)";
     page.log.push({
       seq: envelope.seq,
       seat: envelope.seat,
-      type: envelope.event ? envelope.event.type : "(hidden from you)",
+      type,
+      text: event && type.startsWith("table.") ? narrateTable(event) : null,
     });
   }
   if (page.log.length > LOG_LENGTH) page.log.splice(0, page.log.length - LOG_LENGTH);
@@ -340,7 +373,7 @@ async function poll(page) {
     const open = page.doc.status === "open";
     const headers = open ? {} : { "If-None-Match": `"${page.doc.version}"` };
     const changed = await call(page.base, { token: page.token, headers, allow304: true });
-    const claimed = (doc) => doc.seats.filter((seat) => seat.claimed).length;
+    const claimed = (doc) => doc.seats.map((seat) => `${seat.claimed}:${seat.bot || ""}`).join(",");
     if (
       changed &&
       (changed.version !== page.doc.version ||
@@ -426,13 +459,15 @@ function render(page) {
     `${links.join(" · ")} · share: <code class="share">${esc(pageUrl(spectatorRoute(doc.game_id)))}</code>`;
 
   const claimed = doc.seats.filter((s) => s.claimed).length;
-  const shown = `${doc.version}|${doc.status}|${claimed}|${legal ? legal.version : "-"}`;
+  const mine = page.seat == null ? "-" : botPlays(doc, page.seat) || "person";
+  const shown = `${doc.version}|${doc.status}|${claimed}|${legal ? legal.version : "-"}|${mine}`;
   if (page.shown !== shown) {
     page.shown = shown;
     root.querySelector("#board").innerHTML = draw(page, "renderBoard", ctx);
     root.querySelector("#holdings").innerHTML = `<h3>Holdings</h3>${draw(page, "renderHoldings", ctx)}`;
     renderMoves(page, ctx);
   }
+  renderTable(page);
   renderNotes(page);
   root.dataset.status = doc.status;
   root.dataset.toAct = doc.to_act.join(",");
@@ -448,6 +483,8 @@ function renderMoves(page, ctx) {
     box.innerHTML = `<h3>Moves</h3><p class="muted">Spectators watch; seats move.</p>`;
   } else if (doc.status === "open") {
     box.innerHTML = `<h3>Moves</h3><p class="muted">The game starts when every seat is taken.</p>`;
+  } else if (botPlays(doc, page.seat)) {
+    box.innerHTML = `<h3>Moves</h3><p class="muted bot-playing">Your seat is played by ${esc(botPlays(doc, page.seat))}.</p>`;
   } else if (!legal) {
     const who = doc.to_act.map(seatName).join(", ") || "nobody";
     box.innerHTML = `<h3>Moves</h3><p class="muted">Waiting for ${esc(who)}.</p>`;
@@ -479,11 +516,312 @@ function renderLog(page) {
     .reverse()
     .map(
       (entry) =>
-        `<li data-seq="${entry.seq}"><span class="seq">${entry.seq}</span> <span class="type">${esc(entry.type)}</span>${
+        `<li data-seq="${entry.seq}"${entry.text ? ` class="table-event"` : ""}><span class="seq">${entry.seq}</span> ${
+          entry.text
+            ? `<span class="narration" title="${esc(entry.type)}">${esc(entry.text)}</span>`
+            : `<span class="type">${esc(entry.type)}</span>`
+        }${
           entry.seat != null ? ` <span class="muted">${seatName(entry.seat)}</span>` : ""
         }</li>`,
     )
     .join("");
+}
+
+// --- the table: seats, clocks, resigning, leaving, bots, take-backs, rematch ------------------
+
+const REASONS = {
+  resigned: "resigned",
+  left: "left",
+  timeouts: "timed out too often",
+  timeout: "forfeited on time",
+};
+
+function noteServerTime(page, response) {
+  const serverTime = Number(response.headers.get("Server-Time-Ms"));
+  if (Number.isFinite(serverTime) && serverTime > 0) page.offset = serverTime - Date.now();
+}
+
+/** The service's clock now, in Unix milliseconds (this device's clock corrected by the offset). */
+function serverNow(page) {
+  return Date.now() + page.offset;
+}
+
+function replacement(doc, seat) {
+  return ((doc.table && doc.table.replaced) || []).find((r) => r.seat === seat) || null;
+}
+
+/** Who plays *seat*: {kind: "open"|"person"|"bot"|"replaced", level, reason}. */
+function whoPlays(doc, seat) {
+  const info = doc.seats.find((s) => s.seat === seat) || { claimed: false, bot: null };
+  const replaced = replacement(doc, seat);
+  if (replaced) return { kind: "replaced", level: info.bot, reason: replaced.reason };
+  if (info.bot) return { kind: "bot", level: info.bot };
+  return { kind: info.claimed ? "person" : "open" };
+}
+
+/** "a bot (heuristic)" when a bot plays *seat* (handed over, or since it resigned or left); else null. */
+function botPlays(doc, seat) {
+  if (seat == null) return null;
+  const who = whoPlays(doc, seat);
+  if (who.kind === "bot") return `a bot (${who.level})`;
+  if (who.kind === "replaced") return `a bot (the seat ${REASONS[who.reason] || who.reason})`;
+  return null;
+}
+
+function whoLabel(who) {
+  if (who.kind === "bot") return `bot (${who.level})`;
+  if (who.kind === "replaced") return `${REASONS[who.reason] || who.reason} (bot plays)`;
+  if (who.kind === "open") return "open";
+  return "player";
+}
+
+/** 83000 -> "1:23"; days and hours when long; never negative. */
+function formatDuration(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const days = Math.floor(total / 86400);
+  const hours = Math.floor((total % 86400) / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  if (days) return `${days}d ${hours}h ${two(minutes)}m`;
+  if (hours) return `${hours}:${two(minutes)}:${two(seconds)}`;
+  return `${minutes}:${two(seconds)}`;
+}
+
+function clockHtml(doc, seat) {
+  const table = doc.table;
+  if (!table || !table.clock) return "";
+  const clock = (table.clocks || []).find((c) => c.seat === seat);
+  if (!clock) return "";
+  const timeouts = clock.timeouts ? ` <small class="timeouts">${clock.timeouts} timeout${clock.timeouts === 1 ? "" : "s"}</small>` : "";
+  if (clock.deadline_ms != null && doc.status === "active") {
+    return `<span class="clock running" data-seat="${seat}" data-deadline="${clock.deadline_ms}">…</span>${timeouts}`;
+  }
+  if (table.clock.mode === "total" && clock.remaining_ms != null) {
+    return `<span class="clock stopped" data-seat="${seat}">${formatDuration(clock.remaining_ms)}</span>${timeouts}`;
+  }
+  return timeouts;
+}
+
+/** Counts the running clocks down (every TICK_MS), on the service's time. */
+function tickClocks(page) {
+  if (!page.root) return;
+  const now = serverNow(page);
+  for (const element of page.root.querySelectorAll(".clock.running[data-deadline]")) {
+    const left = Number(element.dataset.deadline) - now;
+    element.textContent = left > 0 ? formatDuration(left) : "0:00 — time is up";
+    element.dataset.leftMs = String(Math.max(0, Math.round(left)));
+    element.classList.toggle("low", left < 10_000);
+  }
+}
+
+function renderTable(page) {
+  const { doc } = page;
+  const table = doc.table;
+  const me = page.seat;
+  const mine = me == null ? null : whoPlays(doc, me);
+  const key = JSON.stringify([doc.version, doc.status, doc.seats, doc.to_act, table, page.confirming, page.botLevels]);
+  if (page.tableShown === key) return;
+  page.tableShown = key;
+  const box = page.root.querySelector("#table");
+  const levelOptions = page.botLevels.map((level) => `<option value="${esc(level)}">${esc(level)}</option>`).join("");
+
+  const rows = doc.seats
+    .map(({ seat }) => {
+      const who = whoPlays(doc, seat);
+      const acting = doc.status === "active" && doc.to_act.includes(seat);
+      const fill =
+        doc.status === "open" && who.kind === "open" && page.botLevels.length
+          ? ` <select class="bot-level small" data-seat="${seat}" aria-label="bot level for ${seatName(seat)}">${levelOptions}</select>
+             <button type="button" class="small" data-action="fill-bot" data-seat="${seat}">Fill with a bot</button>`
+          : "";
+      return `<li class="seat-row${acting ? " acting" : ""}${seat === me ? " mine" : ""}" data-seat="${seat}" data-who="${who.kind}">
+        <strong>${seatName(seat)}</strong>${seat === me ? " (you)" : ""}
+        <span class="who">${esc(whoLabel(who))}</span>${acting ? ` <span class="to-act-mark">to act</span>` : ""}
+        ${clockHtml(doc, seat)}${fill}</li>`;
+    })
+    .join("");
+
+  const info = [];
+  if (table && table.clock) info.push(`clock: ${clockText(table.clock)}`);
+  if (table && table.clock && table.clock.on_timeout === "bot" && table.zombie_after) {
+    info.push(`a bot takes a seat for good after ${table.zombie_after} timeouts`);
+  }
+  if (table && table.takebacks && table.takebacks !== "off") info.push(`take-backs: ${table.takebacks}`);
+
+  const actions = [];
+  let ask = "";
+  const active = doc.status === "active";
+  if (me != null && active && mine.kind !== "replaced") {
+    const requested = table ? table.takeback_requested_by : null;
+    if (table && table.takebacks && table.takebacks !== "off" && mine.kind === "person") {
+      const why = table.can_take_back ? "Ask to undo your last move" : "Only your last move, while nobody has moved since and it revealed nothing";
+      actions.push(`<button type="button" data-action="takeback" id="take-back" title="${esc(why)}"${
+        table.can_take_back ? "" : " disabled"}>Take back</button>`);
+      if (requested != null && requested !== me && !(table.takeback_consents || []).includes(me)) {
+        ask = `<p class="takeback-ask" id="takeback-ask">${seatName(requested)} asks to take back its last move.
+          <button type="button" class="small" data-action="accept-takeback">Accept</button>
+          <button type="button" class="small" data-action="decline-takeback">Decline</button></p>`;
+      } else if (requested != null) {
+        ask = `<p class="takeback-ask muted">${requested === me ? "You ask" : `${seatName(requested)} asks`} to take back a move; waiting for the others.</p>`;
+      }
+    }
+    const confirm = (action, label, again) =>
+      page.confirming === action
+        ? `<button type="button" class="danger confirm" data-action="${action}" id="${action}">${again}</button>`
+        : `<button type="button" data-action="${action}" id="${action}">${label}</button>`;
+    actions.push(confirm("resign", "Resign", "Really resign?"));
+    actions.push(confirm("leave", "Leave", "Really leave?"));
+    if (mine.kind === "bot") {
+      actions.push(`<button type="button" data-action="take-seat" id="take-seat">Play my seat again</button>`);
+    } else if (mine.kind === "person" && page.botLevels.length) {
+      actions.push(`<span class="hand-over"><button type="button" data-action="hand-to-bot" id="hand-to-bot">Let a bot play my seat</button>
+        <select class="bot-level small" id="hand-level" aria-label="bot level">${levelOptions}</select></span>`);
+    }
+  }
+  if (me != null && doc.status === "finished") {
+    actions.push(`<button type="button" data-action="rematch" id="rematch">Rematch</button>`);
+  }
+  const conceded = table && table.conceded_by != null ? `<p class="conceded">${seatName(table.conceded_by)} conceded.</p>` : "";
+  box.innerHTML = `<h3>Table</h3>
+    <ul class="seat-rows">${rows}</ul>
+    ${info.length ? `<p class="table-info muted">${esc(info.join(" · "))}</p>` : ""}
+    ${conceded}${ask}
+    ${actions.length ? `<div class="table-actions">${actions.join(" ")}</div>` : ""}`;
+  tickClocks(page);
+}
+
+async function tableAction(page, button) {
+  const action = button.dataset.action;
+  if (action === "resign" || action === "leave") {
+    if (page.confirming !== action) {
+      page.confirming = action; // irreversible: the button asks to be pressed again
+      clearTimeout(page.confirmTimer);
+      page.confirmTimer = setTimeout(() => {
+        page.confirming = null;
+        if (page.doc) renderTable(page);
+      }, CONFIRM_MS);
+      renderTable(page);
+      return;
+    }
+    page.confirming = null;
+    clearTimeout(page.confirmTimer);
+    await tableRequest(page, () => sendTableCommand(page, { type: action === "resign" ? "table.Resign" : "table.Leave" }));
+  } else if (action === "takeback") {
+    await tableRequest(page, () => sendTableCommand(page, { type: "table.RequestTakeback" }));
+  } else if (action === "accept-takeback" || action === "decline-takeback") {
+    const accept = action === "accept-takeback";
+    await tableRequest(page, () => sendTableCommand(page, { type: "table.AnswerTakeback", accept }));
+  } else if (action === "hand-to-bot") {
+    const level = page.root.querySelector("#hand-level").value;
+    await tableRequest(page, () =>
+      call(`${page.base}/seats/${page.seat}/bot`, { method: "PUT", token: page.token, body: { level } }),
+    );
+  } else if (action === "take-seat") {
+    await tableRequest(page, () => call(`${page.base}/seats/${page.seat}/bot`, { method: "DELETE", token: page.token }));
+  } else if (action === "fill-bot") {
+    const seat = Number(button.dataset.seat);
+    const level = page.root.querySelector(`select.bot-level[data-seat="${seat}"]`).value;
+    await tableRequest(page, () => call(`${page.base}/seats/${seat}/bot`, { method: "PUT", body: { level } }));
+  } else if (action === "rematch") {
+    await rematch(page);
+  }
+}
+
+function sendTableCommand(page, command) {
+  return call(`${page.base}/moves`, {
+    method: "POST",
+    token: page.token,
+    body: command,
+    headers: { "Idempotency-Key": freshKey() },
+  }).then((result) => {
+    if (!page.streaming && result && result.events) addEvents(page, result.events);
+    return result;
+  });
+}
+
+/** Runs one table request with the page busy; a refusal shows like a refused move. */
+async function tableRequest(page, request) {
+  if (page.submitting) return;
+  page.submitting = true;
+  setBusy(page);
+  for (const button of page.root.querySelectorAll("#table button")) button.disabled = true;
+  const errorBox = page.root.querySelector("#move-error");
+  try {
+    await request();
+    errorBox.innerHTML = "";
+  } catch (error) {
+    errorBox.innerHTML = problemHtml(error);
+  } finally {
+    page.submitting = false;
+  }
+  page.shown = null;
+  page.tableShown = null;
+  await refresh(page);
+}
+
+/** The rematch: every token this browser holds for this game holds the same seat in the new one. */
+async function rematch(page) {
+  if (page.submitting) return;
+  page.submitting = true;
+  setBusy(page);
+  const errorBox = page.root.querySelector("#move-error");
+  try {
+    const created = await call(`${page.base}/rematch`, { method: "POST", token: page.token });
+    for (const { gameId, seat } of heldSeats()) {
+      if (gameId !== page.gameId) continue;
+      const token = tokenFor(gameId, seat);
+      if (token) saveToken(created.game_id, seat, token);
+    }
+    errorBox.innerHTML = "";
+    page.submitting = false;
+    location.hash = seatRoute(created.game_id, page.seat);
+  } catch (error) {
+    errorBox.innerHTML = problemHtml(error);
+    page.submitting = false;
+    setBusy(page);
+  }
+}
+
+/** A table event in words, for the log (the service's `yamen replay` says the same). */
+function narrateTable(event) {
+  const seat = event.seat;
+  switch (event.type) {
+    case "table.Arranged": {
+      const options = event.options || {};
+      const parts = [];
+      if (options.clock) parts.push(`clock ${clockText(options.clock)}`);
+      if (options.takebacks && options.takebacks !== "off") parts.push(`take-backs ${options.takebacks}`);
+      return `Table: ${parts.join("; ") || "no clock"}`;
+    }
+    case "table.ClockPunched":
+      return seat < 0 ? "The clocks start" : `${seatName(seat)}'s clock stops`;
+    case "table.TimedOut":
+      return `${seatName(seat)} ran out of time`;
+    case "table.SeatReplaced": {
+      const why = {
+        resigned: "resigned",
+        left: "left the table",
+        timeouts: "ran out of time too often",
+        timeout: "forfeited on time",
+      }[event.reason] || event.reason;
+      return `${seatName(seat)} ${why}: a bot plays the seat from now on`;
+    }
+    case "table.GameConceded":
+      return `${seatName(seat)} conceded: the game ends`;
+    case "table.Checkpoint":
+      return `${seatName(seat)} acts${event.undoable ? "" : " (cannot be taken back)"}`;
+    case "table.TakebackRequested":
+      return `${seatName(seat)} asks to take back its last move`;
+    case "table.TakebackConsented":
+      return `${seatName(seat)} agrees to the take-back`;
+    case "table.TakebackDeclined":
+      return `${seatName(seat)} declines the take-back`;
+    case "table.TakenBack":
+      return `${seatName(seat)}'s last move is taken back`;
+    default:
+      return event.type;
+  }
 }
 
 // --- after the end -----------------------------------------------------------------------------
