@@ -314,3 +314,87 @@ def test_the_generated_client_plays_every_configuration(generated, served_docume
             never.append((kind, options))
     assert not never, f"accepted at no player count: {never}"
     assert played >= len(configurations())
+
+
+def test_the_generated_client_plays_against_bots_at_a_timed_table(generated, served_document, live_url):
+    """The table through the generated client only: a game created with a bot seat and a clock and
+    take-backs, a seat handed to a bot and taken back, a take-back asked for, a resignation, a
+    rematch — every call and every table event decoding into its generated model."""
+    import time
+
+    player = Player(json.loads(served_document), live_url)
+    models = player.models
+    options = {
+        "players": 3,
+        "table": {"clock": {"mode": "total", "seconds": 600, "increment": 5}, "takebacks": "consent"},
+    }
+    body = models.CreateGame.from_dict(
+        {"kind": "yangtze", "options": options, "seed": "client-table", "bots": {"2": "heuristic"}}
+    )
+    created = _ok(player.call("createGame", body=body), HTTPStatus.CREATED, models.GameCreated)
+    game_id = created.game_id
+    tokens = {t.seat: t.token for t in created.tokens}
+    assert sorted(tokens) == [0, 1]
+    game = _ok(player.call("getGame", game_id), HTTPStatus.OK, models.GameDocument)
+    assert [s.bot for s in game.seats][2] == "heuristic"
+    assert isinstance(game.table, models.TableInfo) and game.table.clock is not None
+    handed = _ok(
+        player.call(
+            "handSeatToBot",
+            game_id,
+            1,
+            body=models.HandToBot(level="random"),
+            authorization=f"Bearer {tokens[1]}",
+        ),
+        HTTPStatus.OK,
+        models.Table,
+    )
+    assert handed.seats[1].bot == "random"
+    back = _ok(
+        player.call("takeSeatBack", game_id, 1, authorization=f"Bearer {tokens[1]}"),
+        HTTPStatus.OK,
+        models.Table,
+    )
+    assert back.seats[1].bot is None
+    rng = random.Random(7)
+    asked = False
+    for _ in range(MAX_MOVES):
+        game = _ok(player.call("getGame", game_id), HTTPStatus.OK, models.GameDocument)
+        if game.status == "finished":
+            break
+        people = [s for s in game.to_act if s in tokens]
+        if not people:
+            time.sleep(0.05)  # the bot's turn
+            continue
+        seat = people[0]
+        bearer = f"Bearer {tokens[seat]}"
+        mine = _ok(player.call("getGame", game_id, authorization=bearer), HTTPStatus.OK, models.GameDocument)
+        if mine.table.takeback_requested_by is not None and mine.table.takeback_requested_by != seat:
+            command = models.TableAnswerTakeback.from_dict({"type": "table.AnswerTakeback", "accept": True})
+        elif mine.table.can_take_back and not asked:
+            command, asked = models.TableRequestTakeback.from_dict({"type": "table.RequestTakeback"}), True
+        elif game.version > 120:
+            command = models.TableResign.from_dict({"type": "table.Resign"})
+        else:
+            legal = _ok(
+                player.call("getLegalMoves", game_id, authorization=bearer), HTTPStatus.OK, models.LegalMoves
+            )
+            command = rng.choice(legal.moves)
+        answer = player.call("submitMove", game_id, body=command, authorization=bearer)
+        assert answer.status_code in (HTTPStatus.OK, HTTPStatus.UNPROCESSABLE_ENTITY, HTTPStatus.CONFLICT), (
+            answer.content
+        )
+    assert game.status == "finished" and isinstance(game.outcome, models.Outcome)
+    history = _ok(player.call("listEvents", game_id, limit=1000), HTTPStatus.OK, models.History)
+    kinds = {type(e.event).__name__ for e in history.events}
+    assert {"TableArranged", "TableClockPunched", "TableCheckpoint"} <= kinds, kinds
+    verification = _ok(player.call("getVerification", game_id), HTTPStatus.OK, models.Verification)
+    assert verification.ok and {c.name for c in verification.checks} >= {"replay", "stamps"}
+    rematch = _ok(
+        player.call("rematch", game_id, authorization=f"Bearer {tokens[0]}"),
+        HTTPStatus.CREATED,
+        models.GameCreated,
+    )
+    assert rematch.game_id != game_id and rematch.status == "active"
+    listed = _ok(player.call("listGames", kind="yangtze", limit=100), HTTPStatus.OK, models.GameList)
+    assert rematch.game_id in {g.game_id for g in listed.games}
