@@ -75,6 +75,10 @@ class Server:
             "YAMEN_LOG_FORMAT": "json",
             "YAMEN_AUTO_MIGRATE": "0",
             "YAMEN_POOL_SIZE": str(pool_size),
+            # No job worker: the benchmark has no bot seats or clocks, and two servers of 2 workers
+            # with 16 connections each plus the ceiling's pool of 32 already fill Postgres's 100
+            # connections; a worker would add its LISTEN connection per process.
+            "YAMEN_JOBS": "0",
         }
         log_dir.mkdir(parents=True, exist_ok=True)
         self.log_path = log_dir / ("server-" + re.sub(r"[^A-Za-z0-9_.+-]+", "_", self.label) + ".log")

@@ -75,7 +75,9 @@ class JobQueue:
     ) -> None:
         self.concurrency = concurrency
         self.app = procrastinate.App(
-            connector=procrastinate.PsycopgConnector(conninfo=url, min_size=1, max_size=concurrency + 2)
+            # Its own small pool (none held while idle) beside the store's: the store's connections
+            # are autocommit ones Procrastinate cannot share; its LISTEN takes one more per process.
+            connector=procrastinate.PsycopgConnector(conninfo=url, min_size=0, max_size=3)
         )
         self._worker: asyncio.Task | None = None
 
