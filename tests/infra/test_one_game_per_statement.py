@@ -1,0 +1,149 @@
+"""Sharding readiness: every statement the service sends on behalf of one game touches that game's
+rows only, so the schema can be distributed by ``game_id`` (Citus; deploy/README.md).
+
+The test records every SQL statement the real app sends to Postgres while a game is created,
+joined, played (two-request and one-trip, with an Idempotency-Key and without), read, followed,
+exported, verified, handed to a bot and rematched; then asks Postgres to plan each one with its
+recorded parameters (``EXPLAIN``, nothing executed) and checks that every scan of a game table is
+constrained by ``game_id``.  The few statements that span games by design are named, with why.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import psycopg
+import pytest
+from litestar.testing import AsyncTestClient
+
+from tests.conftest import make_app
+from tests.http.helpers import bearer, create
+
+GAME_TABLES = {"games", "seats", "events", "idempotency"}
+
+ACROSS_GAMES = {
+    "SELECT g.game_id FROM games g WHERE g.status = 'active' AND EXISTS": "the sweep: games with bots",
+    "SELECT g.game_id FROM games g WHERE g.status = 'active' AND (g.options": "the sweep: games with clocks",
+    "FROM games g ORDER BY g.created_at DESC": "the lobby (GET /v1/games): a listing of all games",
+    "FROM games g WHERE g.kind": "the lobby, by kind",
+    "FROM games g WHERE g.status": "the lobby, by status",
+    "WITH appended AS (INSERT INTO events": "the group commit: the moves finishing together, of any games, "
+    "in one statement (a sharded deployment runs with batched appends off, or batches per shard)",
+}
+"""Statements that span games on purpose (matched by their start), and why."""
+
+
+def _across(sql: str) -> str | None:
+    flat = " ".join(sql.split())
+    for start, why in ACROSS_GAMES.items():
+        if start in flat:
+            return why
+    return None
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    """Every (sql, params) sent through psycopg's async connections and cursors meanwhile."""
+    sent: list[tuple[str, object]] = []
+
+    def wrap(cls, name):
+        original = getattr(cls, name)
+
+        async def recording(self, query, params=None, *args, **kwargs):
+            text = (
+                query
+                if isinstance(query, str)
+                else query.as_string(None)
+                if hasattr(query, "as_string")
+                else str(query)
+            )
+            if name == "executemany":
+                params = list(params)
+                for p in params[:1]:
+                    sent.append((text, p))
+            else:
+                sent.append((text, params))
+            return await original(self, query, params, *args, **kwargs)
+
+        monkeypatch.setattr(cls, name, recording)
+
+    wrap(psycopg.AsyncConnection, "execute")
+    wrap(psycopg.AsyncCursor, "execute")
+    wrap(psycopg.AsyncCursor, "executemany")
+    return sent
+
+
+def _touches_game_tables(sql: str) -> bool:
+    words = set(re.findall(r"[a-z_]+", sql.lower()))
+    first = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
+    return bool(words & GAME_TABLES) and first in ("SELECT", "INSERT", "UPDATE", "DELETE", "WITH")
+
+
+def _plan_nodes(plan: dict):
+    yield plan
+    for child in plan.get("Plans", []):
+        yield from _plan_nodes(child)
+
+
+async def _scenario(client) -> None:
+    created = await create(client, "yangtze", {"players": 2}, seed="shards", take=[0])
+    game_id = created["game_id"]
+    tokens = {0: created["tokens"][0]["token"]}
+    joined = (await client.post(f"/v1/games/{game_id}/seats/1")).json()
+    tokens[1] = joined["token"]
+    for n in range(12):
+        doc = (await client.get(f"/v1/games/{game_id}")).json()
+        seat = doc["to_act"][0]
+        legal = (await client.get(f"/v1/games/{game_id}/legal-moves", headers=bearer(tokens[seat]))).json()
+        headers = {**bearer(tokens[seat]), **({"Idempotency-Key": f"k{n}"} if n % 3 == 0 else {})}
+        path = f"/v1/games/{game_id}/moves" + ("?include=legal_moves" if n % 2 else "")
+        answer = await client.post(path, json=legal["moves"][0], headers=headers)
+        assert answer.status_code == 200, answer.text
+    await client.get(f"/v1/games/{game_id}/events?after=0&limit=50")
+    await client.get(f"/v1/games/{game_id}/events?after=1&wait=0")
+    await client.get(f"/v1/games/{game_id}/states/5", headers=bearer(tokens[0]))
+    await client.get(f"/v1/games/{game_id}/record", headers=bearer(tokens[0]))
+    await client.get(f"/v1/games/{game_id}/verification")
+    await client.post(f"/v1/games/{game_id}/events/tickets", headers=bearer(tokens[0]))
+    await client.put(f"/v1/games/{game_id}/seats/1/bot", json={"level": "random"}, headers=bearer(tokens[1]))
+    await client.delete(f"/v1/games/{game_id}/seats/1/bot", headers=bearer(tokens[1]))
+    resigned = await client.post(
+        f"/v1/games/{game_id}/moves", json={"type": "table.Resign"}, headers=bearer(tokens[0])
+    )
+    assert resigned.status_code == 200, resigned.text
+    rematch = await client.post(f"/v1/games/{game_id}/rematch", headers=bearer(tokens[1]))
+    assert rematch.status_code == 201, rematch.text
+    await client.get("/v1/games?limit=5")
+
+
+async def test_every_statement_for_one_game_touches_that_game_only(database_url, redis_url, recorded):
+    async with AsyncTestClient(app=make_app(database_url, redis_url)) as client:
+        await _scenario(client)
+    statements: dict[str, object] = {}
+    for sql, params in recorded:
+        if _touches_game_tables(sql):
+            statements.setdefault(sql, params)
+    assert len(statements) >= 10, list(statements)
+    spanning, checked, unbounded = [], 0, []
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        for sql, params in statements.items():
+            why = _across(sql)
+            if why is not None:
+                spanning.append(why)
+                continue
+            with conn.transaction(force_rollback=True):
+                plan = conn.execute("EXPLAIN (FORMAT JSON) " + sql, params).fetchone()[0][0]["Plan"]
+            checked += 1
+            for node in _plan_nodes(plan):
+                relation = node.get("Relation Name")
+                if relation not in GAME_TABLES or node.get("Node Type") == "ModifyTable":
+                    continue
+                conditions = " ".join(
+                    str(node.get(key, "")) for key in ("Index Cond", "Filter", "Recheck Cond", "Join Filter")
+                )
+                if "game_id" not in conditions:
+                    unbounded.append((relation, node.get("Node Type"), " ".join(sql.split())[:160]))
+    assert not unbounded, json.dumps(unbounded, indent=1)
+    assert checked >= 10
+    print(f"\n{checked} statements constrained by game_id; spanning games by design: {sorted(set(spanning))}")
