@@ -246,6 +246,7 @@ environment:
   YAMEN_CORS_ORIGINS   origins whose pages may call the API, comma-separated; * (default) for any
   YAMEN_RATE_LIMIT     requests per caller, e.g. 1200/minute (default); off for none
   YAMEN_SNAPSHOT_EVERY write a game's cached snapshot every N versions (default 8)
+  YAMEN_BATCH_APPENDS  0 for one append statement per command (no group commit; e.g. sharded Postgres)
   YAMEN_JOBS           0 to run no job worker in this process (bot turns then wait for a process that does)
   YAMEN_LOG_FORMAT     json, console or auto (default)
   YAMEN_AUTO_MIGRATE   0 to skip applying migrations at start-up (then run `yamen migrate`)

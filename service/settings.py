@@ -36,6 +36,9 @@ class Settings:
     snapshot_every: int = 8
     """A move writes the snapshot to the cache every this many versions (the notice goes out on
     every move); see :data:`service.application.moves.SNAPSHOT_EVERY`."""
+    batch_appends: bool = True
+    """Group commit: appends of different games reaching the store together share one statement
+    (``YAMEN_BATCH_APPENDS=0``: one statement per command, e.g. on a Postgres sharded by game)."""
     jobs: bool = True
     """Take jobs (bot turns) in this process; ``YAMEN_JOBS=0`` only queues them, for a process
     that takes them."""
@@ -59,6 +62,7 @@ class Settings:
             pg_timeout=float(os.environ.get("YAMEN_PG_TIMEOUT", "1.0")),
             body_timeout=float(os.environ.get("YAMEN_BODY_TIMEOUT", "10")),
             jobs=os.environ.get("YAMEN_JOBS", "1") not in ("0", "false", "no"),
+            batch_appends=os.environ.get("YAMEN_BATCH_APPENDS", "1") not in ("0", "false", "no"),
             snapshot_every=int(os.environ.get("YAMEN_SNAPSHOT_EVERY", "8")),
             cors_origins=parse_origins(os.environ.get("YAMEN_CORS_ORIGINS", "*")),
         )

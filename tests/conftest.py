@@ -49,7 +49,12 @@ test_games.__test__ = False  # type: ignore[attr-defined]
 
 
 def make_app(
-    database_url: str, redis_url: str | None, games: dict[str, Game] | None = None, *, notices: bool = True
+    database_url: str,
+    redis_url: str | None,
+    games: dict[str, Game] | None = None,
+    *,
+    notices: bool = True,
+    batch_appends: bool = True,
 ):
     """The real app, owning its Postgres pool and Redis client (created on the app's own loop)."""
     from service.http.app import create_app
@@ -64,6 +69,7 @@ def make_app(
             auto_migrate=True,
             pool_size=8,
             notices=notices,
+            batch_appends=batch_appends,
         ),
     )
 

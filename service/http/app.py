@@ -78,7 +78,10 @@ def create_app(
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         own_store, own_cache = store is None, cache is None
         the_store = store or EventStore(
-            _require_db(settings), max_size=settings.pool_size, timeout=settings.pg_timeout
+            _require_db(settings),
+            max_size=settings.pool_size,
+            timeout=settings.pg_timeout,
+            batch_appends=settings.batch_appends,
         )
         the_cache: SnapshotCache = cache or (
             RedisSnapshotCache(settings.redis_url) if settings.redis_url else MemorySnapshotCache()

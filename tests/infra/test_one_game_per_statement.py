@@ -10,6 +10,7 @@ constrained by ``game_id``.  The few statements that span games by design are na
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -28,7 +29,7 @@ ACROSS_GAMES = {
     "FROM games g ORDER BY g.created_at DESC": "the lobby (GET /v1/games): a listing of all games",
     "FROM games g WHERE g.kind": "the lobby, by kind",
     "FROM games g WHERE g.status": "the lobby, by status",
-    "WITH appended AS (INSERT INTO events": "the group commit: the moves finishing together, of any games, "
+    "hash) SELECT r.game_id, r.seq, r.type": "the group commit: the moves finishing together, of any games, "
     "in one statement (a sharded deployment runs with batched appends off, or batches per shard)",
 }
 """Statements that span games on purpose (matched by their start), and why."""
@@ -115,10 +116,29 @@ async def _scenario(client) -> None:
     rematch = await client.post(f"/v1/games/{game_id}/rematch", headers=bearer(tokens[1]))
     assert rematch.status_code == 201, rematch.text
     await client.get("/v1/games?limit=5")
+    # Moves of two games at once (the group commit may put them in one statement).
+    games = [await create(client, "yangtze", {"players": 2}, seed=f"shards-{n}") for n in range(2)]
+    for _ in range(3):
+        requests = []
+        for other in games:
+            doc = (await client.get(f"/v1/games/{other['game_id']}")).json()
+            token = next(t["token"] for t in other["tokens"] if t["seat"] == doc["to_act"][0])
+            legal = (
+                await client.get(f"/v1/games/{other['game_id']}/legal-moves", headers=bearer(token))
+            ).json()
+            requests.append(
+                client.post(
+                    f"/v1/games/{other['game_id']}/moves", json=legal["moves"][0], headers=bearer(token)
+                )
+            )
+        assert all(r.status_code == 200 for r in await asyncio.gather(*requests))
 
 
-async def test_every_statement_for_one_game_touches_that_game_only(database_url, redis_url, recorded):
-    async with AsyncTestClient(app=make_app(database_url, redis_url)) as client:
+@pytest.mark.parametrize("batch_appends", [True, False], ids=["group-commit", "one-statement-per-command"])
+async def test_every_statement_for_one_game_touches_that_game_only(
+    database_url, redis_url, recorded, batch_appends
+):
+    async with AsyncTestClient(app=make_app(database_url, redis_url, batch_appends=batch_appends)) as client:
         await _scenario(client)
     statements: dict[str, object] = {}
     for sql, params in recorded:
@@ -146,4 +166,6 @@ async def test_every_statement_for_one_game_touches_that_game_only(database_url,
                     unbounded.append((relation, node.get("Node Type"), " ".join(sql.split())[:160]))
     assert not unbounded, json.dumps(unbounded, indent=1)
     assert checked >= 10
+    if not batch_appends:
+        assert not any("group commit" in why for why in spanning), "YAMEN_BATCH_APPENDS=0 batched moves"
     print(f"\n{checked} statements constrained by game_id; spanning games by design: {sorted(set(spanning))}")
