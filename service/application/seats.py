@@ -112,7 +112,6 @@ class Seats:
             counts = ", ".join(map(str, game.player_counts))
             raise InvalidOptions(f"{game.title} is played by {counts} players")
         secret_seed = seed if seed is not None else secrets.token_hex(32)
-        state, events = game.start(opts, secret_seed)  # InvalidOptions (a RuleViolation) refuses
         players = opts.players
         played_by_bots = self._bot_seats(game, bot_seats or {}, players)
         taken = (
@@ -133,24 +132,9 @@ class Seats:
             )
         game_id = new_game_id()
         tokens = {seat: new_token(seat) for seat in taken}
-        now = record_time(self.clock)
-        commitment = seed_commitment(secret_seed)
-        stored = seal(game_id, 1, commitment, new_events(events, None, None, None), now, secret_seed)
         status = "active" if len(tokens) + len(played_by_bots) == players else "open"
-        row = GameRow(
-            game_id=game_id,
-            kind=kind,
-            rules_version=game.rules_version,
-            options=json_encoder.encode(opts),
-            players=players,
-            seed=secret_seed,
-            seed_commitment=commitment,
-            status=status,
-            version=len(stored),
-            last_hash=stored[-1].hash if stored else commitment,
-            imported=False,
-            created_at=now,
-            updated_at=now,
+        row, stored, state = self._opening(
+            game_id, kind, opts, json_encoder.encode(opts), secret_seed, status
         )
         # A bot's seat is claimed with the hash of a token nobody is shown.
         hashes = [
@@ -166,15 +150,7 @@ class Seats:
         await self.cache.set(game_id, encode_snapshot(row.version, game.rules_version, state))
         if status == "active" and (played_by_bots or table_options(opts).clock is not None):
             await self._table_changed(game_id)
-        return GameCreated(
-            game_id=game_id,
-            kind=kind,
-            status=status,
-            version=row.version,
-            players=players,
-            seed_commitment=commitment,
-            tokens=[SeatToken(seat=s, token=t) for s, t in sorted(tokens.items())],
-        )
+        return _created(row, [SeatToken(seat=s, token=t) for s, t in sorted(tokens.items())])
 
     async def rematch(self, game_id: str) -> GameCreated:
         """The rematch of a finished game: the same title, options, seats and bots, a new secret
@@ -189,29 +165,11 @@ class Seats:
         existing = await self.store.get_game(new_id)
         if existing is not None:
             return _created(existing)
-        game, codec = self.titles[row.kind]
-        opts = codec.decode_options_json(row.options)
-        secret_seed = secrets.token_hex(32)
-        state, events = game.start(opts, secret_seed)
-        now = record_time(self.clock)
-        commitment = seed_commitment(secret_seed)
-        stored = seal(new_id, 1, commitment, new_events(events, None, None, None), now, secret_seed)
-        table = await self.store.seats(game_id)
-        new_row = GameRow(
-            game_id=new_id,
-            kind=row.kind,
-            rules_version=game.rules_version,
-            options=row.options,
-            players=row.players,
-            seed=secret_seed,
-            seed_commitment=commitment,
-            status="active",
-            version=len(stored),
-            last_hash=stored[-1].hash if stored else commitment,
-            imported=False,
-            created_at=now,
-            updated_at=now,
+        opts = self.titles[row.kind][1].decode_options_json(row.options)
+        new_row, stored, state = self._opening(
+            new_id, row.kind, opts, row.options, secrets.token_hex(32), "active"
         )
+        table = await self.store.seats(game_id)
         try:
             await self.store.create_game(
                 new_row, [h for _, h, _ in table], stored, {s: b for s, _, b in table if b is not None}
@@ -220,9 +178,35 @@ class Seats:
             existing = await self.store.get_game(new_id)
             assert existing is not None
             return _created(existing)
-        await self.cache.set(new_id, encode_snapshot(new_row.version, game.rules_version, state))
+        await self.cache.set(new_id, encode_snapshot(new_row.version, new_row.rules_version, state))
         await self._table_changed(new_id)
         return _created(new_row)
+
+    def _opening(
+        self, game_id: str, kind: str, opts: Any, options: bytes, secret_seed: str, status: str
+    ) -> tuple[GameRow, list, Any]:
+        """A new game's row, its sealed opening events and the state they fold to."""
+        game = self.titles[kind][0]
+        state, events = game.start(opts, secret_seed)  # InvalidOptions (a RuleViolation) refuses
+        now = record_time(self.clock)
+        commitment = seed_commitment(secret_seed)
+        stored = seal(game_id, 1, commitment, new_events(events, None, None, None), now, secret_seed)
+        row = GameRow(
+            game_id=game_id,
+            kind=kind,
+            rules_version=game.rules_version,
+            options=options,
+            players=opts.players,
+            seed=secret_seed,
+            seed_commitment=commitment,
+            status=status,
+            version=len(stored),
+            last_hash=stored[-1].hash if stored else commitment,
+            imported=False,
+            created_at=now,
+            updated_at=now,
+        )
+        return row, stored, state
 
     @staticmethod
     def _bot_seats(game: Any, requested: dict[str, str], players: int) -> dict[int, str]:
@@ -411,7 +395,7 @@ def _level(game: Any, level: str) -> str:
     return level
 
 
-def _created(row: GameRow) -> GameCreated:
+def _created(row: GameRow, tokens: list[SeatToken] | None = None) -> GameCreated:
     return GameCreated(
         game_id=row.game_id,
         kind=row.kind,
@@ -419,5 +403,5 @@ def _created(row: GameRow) -> GameCreated:
         version=row.version,
         players=row.players,
         seed_commitment=row.seed_commitment,
-        tokens=[],
+        tokens=tokens or [],
     )
