@@ -16,7 +16,7 @@ measured against ``random`` by ``python -m bench.bots``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidOptions
@@ -83,6 +83,10 @@ class Match:
     outcome: Outcome
     moves: int
     levels: dict[int, str]
+    state: Any = None
+    """The final state."""
+    chosen: dict[int, list[Any]] = field(default_factory=dict)
+    """Each seat's moves, in order."""
 
 
 def play_match(
@@ -93,15 +97,20 @@ def play_match(
     *,
     max_moves: int = 50_000,
     observe: Callable[[Any, int, View, Sequence[Command], Command], None] | None = None,
+    strict: bool = False,
+    rules_version: str | None = None,
 ) -> Match:
     """Play one complete game in-process, every seat a bot of ``seat_levels.get(seat, "random")``.
 
     Each bot sees only ``game.view(state, seat)`` and ``game.legal_moves(state, seat)`` — what the
     service gives that seat. *observe* (for tests) is called with ``(state, seat, view, legal,
-    move)`` before each move."""
-    state, events = game.start(options, seed)
+    move)`` before each move. *strict* (for a strategy's tests) calls each strategy directly, without
+    :func:`choose`'s fall-back: an exception, or an answer that is not one of the legal move
+    objects, ends the match with an error."""
+    state, events = game.start(options, seed, rules_version)
     position = len(events)
     chosen = {seat: seat_levels.get(seat, RANDOM) for seat in range(options.players)}
+    made: dict[int, list[Any]] = {}
     moves = 0
     while (outcome := game.outcome(state)) is None:
         seats = game.to_act(state)
@@ -110,7 +119,14 @@ def play_match(
         seat = seats[0]
         view = game.view(state, seat)
         legal = game.legal_moves(state, seat)
-        move = choose(game, chosen[seat], view, seat, legal, bot_rng(seed, position, seat))
+        rng = bot_rng(seed, position, seat)
+        if strict:
+            move = strategy(game, chosen[seat])(view, seat, legal, rng)
+            if not any(move is m for m in legal):
+                raise ValueError(f"{chosen[seat]} answered {move!r}, not one of the legal moves")
+        else:
+            move = choose(game, chosen[seat], view, seat, legal, rng)
+        made.setdefault(seat, []).append(move)
         if observe is not None:
             observe(state, seat, view, legal, move)
         new = game.decide(state, seat, move, Rng(seed, position))
@@ -119,4 +135,4 @@ def play_match(
         moves += 1
         if moves >= max_moves:
             raise AssertionError(f"{game.kind}: no end after {moves} moves")
-    return Match(outcome=outcome, moves=moves, levels=chosen)
+    return Match(outcome=outcome, moves=moves, levels=chosen, state=state, chosen=made)

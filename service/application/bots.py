@@ -101,14 +101,7 @@ class BotPlayers:
             if table.clocks and table.ended < 0 and all(c.since_ms < 0 for c in table.clocks):
                 to_act = loaded.game.to_act(loaded.state)
                 try:
-                    await self.moves.submit(
-                        game_id,
-                        to_act[0] if to_act else 0,
-                        StartClocks(),
-                        if_match=loaded.version,
-                        idempotency_key="clocks-start",
-                        by_service=True,
-                    )
+                    await self._move(loaded, to_act[0] if to_act else 0, StartClocks(), "clocks-start")
                 except (RuleViolation, ApplicationError) as refused:  # started meanwhile
                     log.info("clocks_not_started", game_id=game_id, why=str(refused))
                 loaded = await self.states.load(game_id)
@@ -155,14 +148,7 @@ class BotPlayers:
                     seat = due[0]
                     move = self._decide(loaded, seat, played[seat], table_seats)
                 try:
-                    await self.moves.submit(
-                        game_id,
-                        seat,
-                        move,
-                        if_match=loaded.version,
-                        idempotency_key=f"bot-{loaded.version}-{seat}",
-                        by_service=True,
-                    )
+                    await self._move(loaded, seat, move, f"bot-{loaded.version}-{seat}")
                 except VersionMismatch:
                     continue  # somebody else moved first: decide again on the new state
                 except GameEnded:
@@ -181,6 +167,12 @@ class BotPlayers:
                 await self.schedule_deadlines(game_id, table, loaded.game.to_act(loaded.state))
             log.info("bot_turn", game_id=game_id, moves=made)
         return made
+
+    async def _move(self, loaded: Any, seat: Seat, command: Any, key: str) -> None:
+        """The service moves for *seat*: on the version it decided at, once (by *key*)."""
+        await self.moves.submit(
+            loaded.row.game_id, seat, command, if_match=loaded.version, idempotency_key=key, by_service=True
+        )
 
     def _decide(self, loaded: Any, seat: Seat, level: str, table_seats: list) -> Any:
         """What a bot of *level* plays for *seat*: from the seat's own document and legal moves."""
@@ -207,14 +199,7 @@ class BotPlayers:
                 await asyncio.sleep(min(5.0, (due - now) / 1000))
                 continue
             try:
-                await self.moves.submit(
-                    game_id,
-                    seat,
-                    ClaimTimeout(),
-                    if_match=loaded.version,
-                    idempotency_key=f"timeout-{seat}-{since_ms}",
-                    by_service=True,
-                )
+                await self._move(loaded, seat, ClaimTimeout(), f"timeout-{seat}-{since_ms}")
             except VersionMismatch:
                 continue
             except (RuleViolation, ApplicationError) as refused:
@@ -240,14 +225,7 @@ class BotPlayers:
         table_seats = await self.seats.table(game_id)
         move = self._decide(loaded, seat, bots.levels(loaded.game)[-1], table_seats)
         try:
-            await self.moves.submit(
-                game_id,
-                seat,
-                move,
-                if_match=loaded.version,
-                idempotency_key=f"timeout-move-{seat}-{since_ms}",
-                by_service=True,
-            )
+            await self._move(loaded, seat, move, f"timeout-move-{seat}-{since_ms}")
         except (RuleViolation, ApplicationError) as refused:
             log.info("timeout_move_refused", game_id=game_id, seat=seat, why=str(refused))
 

@@ -16,23 +16,8 @@ from domain.kernel import bots as B
 def _play(options: JiangnanOptions, seed: str, heuristic_seats: set[int]) -> tuple[object, int]:
     """A whole game with ``heuristic`` called directly (an exception fails the test) on the given
     seats, the random bot on the others; returns the outcome and the heuristic's decision count."""
-    state, events = GAME.start(options, seed)
-    position, decisions = len(events), 0
-    while (outcome := GAME.outcome(state)) is None:
-        seat = GAME.to_act(state)[0]
-        view = GAME.view(state, seat)
-        legal = GAME.legal_moves(state, seat)
-        rng = B.bot_rng(seed, position, seat)
-        if seat in heuristic_seats:
-            move = heuristic(view, seat, legal, rng)
-            assert any(move is m for m in legal), (move, legal)
-            decisions += 1
-        else:
-            move = rng.choice(legal)
-        new = GAME.decide(state, seat, move, Rng(seed, position))
-        state = GAME.fold(state, new)
-        position += len(new)
-    return outcome, decisions
+    match = B.play_match(GAME, options, seed, dict.fromkeys(heuristic_seats, "heuristic"), strict=True)
+    return match.outcome, sum(len(match.chosen.get(seat, [])) for seat in heuristic_seats)
 
 
 CONFIGS = [

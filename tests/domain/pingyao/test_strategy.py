@@ -15,22 +15,8 @@ from domain.pingyao.strategy import board_value, heuristic
 
 def _play(options: PingyaoOptions, seed: str, heuristic_seats: set[int]):
     """A whole game; the heuristic seats call `heuristic` directly (an exception fails the test)."""
-    state, events = GAME.start(options, seed)
-    position = len(events)
-    while (outcome := GAME.outcome(state)) is None:
-        seat = GAME.to_act(state)[0]
-        view = GAME.view(state, seat)
-        legal = GAME.legal_moves(state, seat)
-        rng = B.bot_rng(seed, position, seat)
-        if seat in heuristic_seats:
-            move = heuristic(view, seat, legal, rng)
-            assert any(move is m for m in legal), f"{move!r} is not one of the legal moves"
-        else:
-            move = rng.choice(legal)
-        new = GAME.decide(state, seat, move, Rng(seed, position))
-        state = GAME.fold(state, new)
-        position += len(new)
-    return state, outcome
+    match = B.play_match(GAME, options, seed, dict.fromkeys(heuristic_seats, "heuristic"), strict=True)
+    return match.state, match.outcome
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

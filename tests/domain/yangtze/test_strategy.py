@@ -4,8 +4,6 @@ deterministic for its generator, and beats the random bot."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from domain.kernel import Rng
@@ -23,27 +21,11 @@ from .helpers import RULER, Story, branch, lux, seed_drawing, tables
 def _play(players: int, seed: str, heuristic_seats: set[int], version: str = RULES_VERSION) -> tuple:
     """One complete game, calling :func:`heuristic` directly for *heuristic_seats* (an exception
     fails the test) and the random bot for the others: (outcome, the heuristic's moves)."""
-    state, events = GAME.start(YangtzeOptions(players=players), seed, version)
-    position = len(events)
-    chosen: list[Any] = []
-    for _ in range(20_000):
-        outcome = GAME.outcome(state)
-        if outcome is not None:
-            return outcome, chosen
-        seat = GAME.to_act(state)[0]
-        view = GAME.view(state, seat)
-        legal = GAME.legal_moves(state, seat)
-        rng = B.bot_rng(seed, position, seat)
-        if seat in heuristic_seats:
-            move = heuristic(view, seat, legal, rng)
-            assert any(move is m for m in legal), f"{move!r} is not one of the legal moves"
-            chosen.append(move)
-        else:
-            move = B.uniform(view, seat, legal, rng)
-        new = GAME.decide(state, seat, move, Rng(seed, position))
-        state = GAME.fold(state, new)
-        position += len(new)
-    raise AssertionError("the game did not end")
+    levels = dict.fromkeys(heuristic_seats, "heuristic")
+    match = B.play_match(
+        GAME, YangtzeOptions(players=players), seed, levels, strict=True, rules_version=version
+    )
+    return match.outcome, [move for seat in sorted(heuristic_seats) for move in match.chosen.get(seat, [])]
 
 
 @pytest.mark.parametrize("version", [RULES_VERSION, YANGTZE_2])
