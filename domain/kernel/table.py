@@ -405,20 +405,17 @@ def seat_game(game: Game, revealing: frozenset[type] = frozenset()) -> Game:
     def players_of(state: Any) -> int:
         return state.players
 
-    def setup(options: Any, rng: Any) -> list[Event]:
-        events = list(inner_setup(options, rng))
+    def arranged(options: Any) -> list[Event]:
+        """The table's own setup, after the title's: its options, when there are any."""
         table = table_options(options)
-        if table != NO_TABLE:
-            events.append(Arranged(options=table, players=options.players))
-        return events
+        return [] if table == NO_TABLE else [Arranged(options=table, players=options.players)]
+
+    def setup(options: Any, rng: Any) -> list[Event]:
+        return [*inner_setup(options, rng), *arranged(options)]
 
     def setup_under(options: Any, rng: Any, version: str) -> list[Event]:
         assert inner_setup_under is not None
-        events = list(inner_setup_under(options, rng, version))
-        table = table_options(options)
-        if table != NO_TABLE:
-            events.append(Arranged(options=table, players=options.players))
-        return events
+        return [*inner_setup_under(options, rng, version), *arranged(options)]
 
     def to_act(state: Any) -> list[int]:
         return [] if table_of(state).ended >= 0 else inner_to_act(state)

@@ -44,7 +44,7 @@ def test_a_deadline_set_before_a_restart_fires_after_it_exactly_once_with_two_re
         time.sleep(max(0.0, deadline / 1000 - time.time()) + 1.0)
         # 3. Two replicas start; one of them fires the deadline: the seat times out once.
         with yamen_serve(db) as first, yamen_serve(db) as second:
-            after = _until(
+            _until(
                 lambda: (
                     (d := _call(second, "GET", f"/v1/games/{game_id}"))["table"]["clocks"][seat]["timeouts"]
                     >= 1
@@ -56,7 +56,6 @@ def test_a_deadline_set_before_a_restart_fires_after_it_exactly_once_with_two_re
             time.sleep(1.0)  # time for a second firing, if there were one
             events = _call(first, "GET", f"/v1/games/{game_id}/events?limit=1000")["events"]
             assert _call(first, "GET", f"/v1/games/{game_id}/verification")["ok"] is True
-        del after
     timed_out = [e for e in events if e["event"]["type"] == "table.TimedOut"]
     assert timed_out, "the deadline did not fire"
     assert timed_out[0]["event"]["seat"] == seat and timed_out[0]["event"]["at_ms"] >= deadline

@@ -17,7 +17,7 @@ import time
 import urllib.error
 import urllib.request
 
-from tests.servers import free_port
+from tests.servers import free_port, stop
 
 
 def _get(url: str, body: dict | None = None) -> dict:
@@ -111,13 +111,7 @@ def _wait_ready(base: str, process: subprocess.Popen) -> None:
 
 
 def _stop(process: subprocess.Popen) -> str:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGINT)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+    stop(process)
     return _output(process)
 
 
