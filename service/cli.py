@@ -72,7 +72,7 @@ def _serve(args: argparse.Namespace) -> int:
         url, stop = start_embedded_postgres(pathlib.Path(args.data_dir))
         os.environ["DATABASE_URL"] = url
         print(f"yamen: no DATABASE_URL, using embedded Postgres in {args.data_dir}", file=sys.stderr)
-    if not os.environ.get("REDIS_URL"):
+    if not os.environ.get("REDIS_URL") and not os.environ.get("REDIS_CLUSTER_NODES"):
         print("yamen: no REDIS_URL, using the in-process snapshot cache", file=sys.stderr)
     base = f"http://{_url_host(args.host)}:{args.port}"
     print(

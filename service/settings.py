@@ -14,7 +14,7 @@ class Settings:
     database_url: str | None
     """Postgres URL; unset means `yamen serve` starts an embedded Postgres."""
     redis_url: str | None
-    """Redis URL; unset means an in-process snapshot cache."""
+    """Redis URL; unset (and no ``REDIS_CLUSTER_NODES``) means an in-process snapshot cache."""
     log_format: str
     """``json``, ``console`` or ``auto`` (console on a tty, JSON otherwise)."""
     auto_migrate: bool
@@ -42,6 +42,18 @@ class Settings:
     jobs: bool = True
     """Take jobs (bot turns) in this process; ``YAMEN_JOBS=0`` only queues them, for a process
     that takes them."""
+    redis_cluster_nodes: tuple[tuple[str, int], ...] = ()
+    """``REDIS_CLUSTER_NODES=host:port,host:port``: seed nodes of a Redis Cluster, used instead of
+    ``REDIS_URL`` (snapshots under hash-tagged keys, notices on a sharded channel; see
+    ``docs/scaling.md``)."""
+    redis_password: str | None = None
+    """``REDIS_PASSWORD``: the cluster's password (with ``REDIS_CLUSTER_NODES``)."""
+    standby_url: str | None = None
+    """``YAMEN_STANDBY_URL``: a Postgres standby (libpq URL, e.g. several hosts with
+    ``target_session_attrs=standby``) for spectator views, histories and records; a seat's own
+    reads and every write stay on ``DATABASE_URL``."""
+    standby_max_lag_ms: int = 1000
+    """``YAMEN_STANDBY_MAX_LAG_MS``: a standby whose replay lags more than this is not read."""
     cors_origins: tuple[str, ...] = ("*",)
     """Origins whose pages may call the API from a browser (``YAMEN_CORS_ORIGINS``, comma-separated:
     ``https://a.example,https://b.example``; ``*`` for any; empty or ``off`` for none).  Any is
@@ -65,7 +77,16 @@ class Settings:
             batch_appends=os.environ.get("YAMEN_BATCH_APPENDS", "1") not in ("0", "false", "no"),
             snapshot_every=int(os.environ.get("YAMEN_SNAPSHOT_EVERY", "8")),
             cors_origins=parse_origins(os.environ.get("YAMEN_CORS_ORIGINS", "*")),
+            redis_cluster_nodes=parse_nodes(os.environ.get("REDIS_CLUSTER_NODES", "")),
+            redis_password=os.environ.get("REDIS_PASSWORD") or None,
+            standby_url=os.environ.get("YAMEN_STANDBY_URL") or None,
+            standby_max_lag_ms=int(os.environ.get("YAMEN_STANDBY_MAX_LAG_MS", "1000")),
         )
+
+    @property
+    def redis(self) -> bool:
+        """A Redis (single or cluster) is configured."""
+        return bool(self.redis_url or self.redis_cluster_nodes)
 
 
 def parse_origins(text: str) -> tuple[str, ...]:
@@ -77,3 +98,16 @@ def parse_origins(text: str) -> tuple[str, ...]:
         if origin != "*" and not origin.startswith(("http://", "https://")):
             raise ValueError(f"YAMEN_CORS_ORIGINS: {origin!r} is not an origin such as https://play.example")
     return origins
+
+
+def parse_nodes(text: str) -> tuple[tuple[str, int], ...]:
+    """``"10.0.0.1:6379, redis-2:6379"`` -> ((host, port), ...); empty -> ()."""
+    nodes = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        host, sep, port = item.rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ValueError(f"REDIS_CLUSTER_NODES: {item!r} is not host:port")
+        nodes.append((host.strip("[]"), int(port)))
+    return tuple(nodes)

@@ -60,6 +60,17 @@ async def bench_echo(data: JSONBody[dict[str, Any]]) -> dict[str, Any]:
     return data
 
 
+def snapshot_cache(settings: Settings) -> SnapshotCache:
+    """Redis (one server, or a cluster's seed nodes) when configured, else an in-process LRU."""
+    if settings.redis_cluster_nodes:
+        return RedisSnapshotCache(
+            cluster_nodes=settings.redis_cluster_nodes, password=settings.redis_password
+        )
+    if settings.redis_url:
+        return RedisSnapshotCache(settings.redis_url)
+    return MemorySnapshotCache()
+
+
 def create_app(
     games: dict[str, Game] | None = None,
     *,
@@ -83,9 +94,7 @@ def create_app(
             timeout=settings.pg_timeout,
             batch_appends=settings.batch_appends,
         )
-        the_cache: SnapshotCache = cache or (
-            RedisSnapshotCache(settings.redis_url) if settings.redis_url else MemorySnapshotCache()
-        )
+        the_cache: SnapshotCache = cache or snapshot_cache(settings)
         if own_store:
             await the_store.open()
             if settings.auto_migrate:
@@ -93,7 +102,11 @@ def create_app(
         application = Application(games, the_store, the_cache, snapshot_every=settings.snapshot_every)
         board = None
         if settings.notices and isinstance(the_cache, RedisSnapshotCache):
-            board = NoticeBoard(the_cache.url)
+            board = NoticeBoard(
+                the_cache.url,
+                locate=the_cache.notice_master if the_cache.cluster else None,
+                password=settings.redis_password,
+            )
             board.on_live = the_cache.reachable
             application.attach_board(board)
             await board.start()
@@ -146,7 +159,7 @@ def create_app(
         lifespan=[lifespan],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         middleware=middleware,
-        stores={"rate_limit": rate_limit_store(settings.redis_url)},
+        stores={"rate_limit": rate_limit_store(settings)},
         request_max_body_size=MAX_BODY_BYTES,
         cors_config=cors_config(settings.cors_origins),
         openapi_config=OpenAPIConfig(

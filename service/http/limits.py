@@ -29,7 +29,8 @@ from litestar.stores.memory import MemoryStore
 from litestar.stores.redis import RedisStore
 
 from ..application.errors import RecordTooLarge
-from ..infra.cache import redis_client
+from ..infra.cache import redis_client, redis_cluster_client
+from ..settings import Settings
 
 log = structlog.get_logger("yamen.limits")
 
@@ -76,9 +77,14 @@ def rate_limit_config(limit: tuple[str, int]) -> RateLimitConfig:
     )
 
 
-def rate_limit_store(redis_url: str | None) -> Store:
-    if redis_url:
-        return FailOpen(RedisStore(redis_client(redis_url), namespace="yamen:rate"))
+def rate_limit_store(settings: Settings) -> Store:
+    """The counters shared by every worker and replica: on Redis (one server or a cluster) when
+    configured, else in this process."""
+    if settings.redis_cluster_nodes:
+        client = redis_cluster_client(settings.redis_cluster_nodes, settings.redis_password)
+        return FailOpen(RedisStore(client, namespace="yamen:rate"))  # type: ignore[arg-type]
+    if settings.redis_url:
+        return FailOpen(RedisStore(redis_client(settings.redis_url), namespace="yamen:rate"))
     return MemoryStore()
 
 

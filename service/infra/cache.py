@@ -16,9 +16,12 @@ from typing import Any, Protocol
 import msgspec
 import redis.asyncio as aioredis
 import structlog
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
+from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException
 
 from . import metrics
 from .notices import CHANNEL, notice, table_notice
@@ -135,6 +138,65 @@ def redis_client(url: str) -> aioredis.Redis:
     )
 
 
+def redis_cluster_client(nodes: tuple[tuple[str, int], ...], password: str | None = None) -> RedisCluster:
+    """A Redis Cluster client with the same short timeouts.  A command that meets a dead or
+    demoted master makes the client read the cluster's slots again and send it once more; during
+    a failover (until a replica is promoted, about twice the cluster's node timeout) commands fail,
+    which a cache survives."""
+    return RedisCluster(
+        startup_nodes=[ClusterNode(host, port) for host, port in nodes],
+        password=password,
+        socket_connect_timeout=0.5,
+        socket_timeout=0.5,
+        retry=Retry(ExponentialBackoff(cap=0.05, base=0.005), retries=1),
+        require_full_coverage=False,  # a slot without a master fails its own keys, not every key
+        dynamic_startup_nodes=False,  # the configured seeds stay the seeds, whatever was seen since
+        health_check_interval=2,
+    )
+
+
+REDIS_ERRORS = (aioredis.RedisError, RedisClusterException, OSError)
+"""What a Redis (or Redis Cluster) client raises when Redis is away; a cache swallows them."""
+
+
+async def cluster_master_of(
+    key: str | bytes, seeds: tuple[tuple[str, int], ...], password: str | None = None
+) -> tuple[str, int]:
+    """The master that owns *key*'s slot now, as the first seed that answers ``CLUSTER SLOTS``
+    says (asked afresh each time, so a promoted replica is found after a failover)."""
+    slot = key_slot(key.encode() if isinstance(key, str) else key)
+    failures = []
+    for host, port in seeds:
+        client = aioredis.Redis(
+            host=host,
+            port=port,
+            password=password,
+            socket_connect_timeout=0.5,
+            socket_timeout=0.5,
+            retry=Retry(NoBackoff(), 0),  # a dead seed is skipped at once, not retried
+        )
+        try:
+            shards = await client.execute_command("CLUSTER SLOTS")
+        except REDIS_ERRORS as exc:
+            failures.append(f"{host}:{port}: {type(exc).__name__}")
+            continue
+        finally:
+            await client.aclose()
+        for start, end, master, *_ in shards:
+            if start <= slot <= end:
+                return master[0].decode(), int(master[1])
+        failures.append(f"{host}:{port}: slot {slot} has no master")
+    raise ConnectionError("no seed node knows the master: " + "; ".join(failures))
+
+
+CLUSTER_SEEDS_URL = "redis-cluster://"
+"""What :attr:`RedisSnapshotCache.url` says for a cluster (it has seed nodes, not one URL)."""
+
+
+def _notices(batch: _Batch) -> bytes:
+    return b"\n".join(notice(g, v) for g, (_, v) in batch.items.items())
+
+
 class _Batch:
     __slots__ = ("items", "sent")
 
@@ -144,27 +206,52 @@ class _Batch:
 
 
 class RedisSnapshotCache:
-    """Snapshots in Redis under ``yamen:snapshot:{game_id}``, with a TTL so idle games age out."""
+    """Snapshots in Redis under ``yamen:snapshot:{<game_id>}``, with a TTL so idle games age out.
+
+    The game's id is the key's hash tag, so on a Redis Cluster every key of a game lives in one
+    slot.  With *cluster_nodes* (seed ``(host, port)`` pairs) the cache talks to a Redis Cluster;
+    notices then go out with ``SPUBLISH`` on the sharded channel, which only the master owning its
+    slot (and its replicas) relay — the master every notice board subscribes to
+    (:mod:`service.infra.notices`)."""
 
     name = "redis"
 
-    def __init__(self, url: str, *, ttl_seconds: int = 7 * 24 * 3600, backoff_seconds: float = 1.0) -> None:
-        self.url = url
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        cluster_nodes: tuple[tuple[str, int], ...] = (),
+        password: str | None = None,
+        ttl_seconds: int = 7 * 24 * 3600,
+        backoff_seconds: float = 1.0,
+    ) -> None:
+        if not url and not cluster_nodes:
+            raise ValueError("a Redis URL or cluster seed nodes")
+        self.cluster = bool(cluster_nodes)
+        self.seeds = cluster_nodes
+        self.password = password
+        self.url = CLUSTER_SEEDS_URL if self.cluster else str(url)
         self.ttl = ttl_seconds
         self.backoff = backoff_seconds
         self._down_until = 0.0
         self._gathering: _Batch | None = None
         self._in_flight: asyncio.Future | None = None
-        self._client = redis_client(url)
+        self._client: aioredis.Redis | RedisCluster = (
+            redis_cluster_client(cluster_nodes, password) if self.cluster else redis_client(str(url))
+        )
 
     @property
-    def client(self) -> aioredis.Redis:
+    def client(self) -> aioredis.Redis | RedisCluster:
         """The Redis client (retrying on dead connections), for other stores of this worker."""
         return self._client
 
     @staticmethod
     def key(game_id: str) -> str:
-        return f"yamen:snapshot:{game_id}"
+        return f"yamen:snapshot:{{{game_id}}}"
+
+    async def notice_master(self) -> tuple[str, int]:
+        """Where the notice channel lives now: the master owning its slot."""
+        return await cluster_master_of(CHANNEL, self.seeds, self.password)
 
     def _available(self) -> bool:
         return time.monotonic() >= self._down_until
@@ -183,7 +270,7 @@ class RedisSnapshotCache:
             return None
         try:
             return await self._client.get(self.key(game_id))
-        except (aioredis.RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             self._failed("get", exc)
             return None
 
@@ -192,7 +279,7 @@ class RedisSnapshotCache:
             return
         try:
             await self._client.set(self.key(game_id), blob, ex=self.ttl)
-        except (aioredis.RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             self._failed("set", exc)
 
     async def announce(self, game_id: str, version: int) -> None:
@@ -229,12 +316,15 @@ class RedisSnapshotCache:
                 await asyncio.sleep(0)  # let the moves finishing in this turn of the loop join
                 batch, self._gathering = self._gathering, None
                 try:
-                    pipe = self._client.pipeline(transaction=False)
-                    for game_id, (blob, _) in batch.items.items():
-                        if blob is not None:
-                            pipe.set(self.key(game_id), blob, ex=self.ttl)
-                    pipe.publish(CHANNEL, b"\n".join(notice(g, v) for g, (_, v) in batch.items.items()))
-                    await pipe.execute()
+                    if self.cluster:
+                        await self._send_to_cluster(batch)
+                    else:
+                        pipe = self._client.pipeline(transaction=False)
+                        for game_id, (blob, _) in batch.items.items():
+                            if blob is not None:
+                                pipe.set(self.key(game_id), blob, ex=self.ttl)
+                        pipe.publish(CHANNEL, _notices(batch))
+                        await pipe.execute()
                     metrics.NOTICE_BATCHES.inc()
                     metrics.NOTICES.inc(len(batch.items))
                 except Exception as exc:  # noqa: BLE001 - best effort: a cache failure never fails a move
@@ -245,18 +335,40 @@ class RedisSnapshotCache:
         finally:
             self._in_flight = None
 
+    async def _send_to_cluster(self, batch: _Batch) -> None:
+        """The snapshots (to the masters of their games' slots) and the notices (to the channel's
+        master) in parallel, one round trip.  A snapshot that fails costs a later read a fold;
+        only a failed notice stops the cache for its backoff, because a notice that does not go
+        out is what a reader on another replica could miss."""
+        sets = self._client.pipeline(transaction=False)
+        for game_id, (blob, _) in batch.items.items():
+            if blob is not None:
+                sets.set(self.key(game_id), blob, ex=self.ttl)
+        stored, posted = await asyncio.gather(
+            sets.execute() if len(sets) else asyncio.sleep(0),
+            self._client.spublish(CHANNEL, _notices(batch)),
+            return_exceptions=True,
+        )
+        if isinstance(stored, BaseException):
+            log.warning("redis_snapshots_failed", error=type(stored).__name__)
+        if isinstance(posted, BaseException):
+            raise posted
+
     async def announce_table(self, game_id: str) -> None:
         if not self._available():
             return
         try:
+            if self.cluster:
+                await self._client.spublish(CHANNEL, table_notice(game_id))
+                return
             await self._client.publish(CHANNEL, table_notice(game_id))
-        except (aioredis.RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             self._failed("announce_table", exc)
 
     async def delete(self, game_id: str) -> None:
         try:
             await self._client.delete(self.key(game_id))
-        except (aioredis.RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             self._failed("delete", exc)
 
     async def status(self) -> str:
@@ -264,7 +376,7 @@ class RedisSnapshotCache:
             await self._client.ping()
             self._down_until = 0.0
             return "ok"
-        except (aioredis.RedisError, OSError):
+        except REDIS_ERRORS:
             return "unavailable"
 
     async def close(self) -> None:
