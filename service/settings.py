@@ -54,6 +54,10 @@ class Settings:
     reads and every write stay on ``DATABASE_URL``."""
     standby_max_lag_ms: int = 1000
     """``YAMEN_STANDBY_MAX_LAG_MS``: a standby whose replay lags more than this is not read."""
+    trusted_proxies: str = ""
+    """``YAMEN_TRUSTED_PROXIES``: addresses or networks of the load balancers in front (e.g.
+    ``10.0.0.0/8``); a request from one is counted against the client address it forwarded in
+    ``X-Forwarded-For``.  Empty: the peer's address counts."""
     cors_origins: tuple[str, ...] = ("*",)
     """Origins whose pages may call the API from a browser (``YAMEN_CORS_ORIGINS``, comma-separated:
     ``https://a.example,https://b.example``; ``*`` for any; empty or ``off`` for none).  Any is
@@ -80,6 +84,7 @@ class Settings:
             redis_cluster_nodes=parse_nodes(os.environ.get("REDIS_CLUSTER_NODES", "")),
             redis_password=os.environ.get("REDIS_PASSWORD") or None,
             standby_url=os.environ.get("YAMEN_STANDBY_URL") or None,
+            trusted_proxies=os.environ.get("YAMEN_TRUSTED_PROXIES", ""),
             standby_max_lag_ms=int(os.environ.get("YAMEN_STANDBY_MAX_LAG_MS", "1000")),
         )
 

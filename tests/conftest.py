@@ -8,6 +8,7 @@ they never skip.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 
@@ -55,6 +56,7 @@ def make_app(
     *,
     notices: bool = True,
     batch_appends: bool = True,
+    **settings: Any,
 ):
     """The real app, owning its Postgres pool and Redis client (created on the app's own loop)."""
     from service.http.app import create_app
@@ -70,6 +72,7 @@ def make_app(
             pool_size=8,
             notices=notices,
             batch_appends=batch_appends,
+            **settings,
         ),
     )
 

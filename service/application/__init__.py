@@ -13,6 +13,7 @@ from domain.kernel import Game
 
 from ..infra.cache import SnapshotCache
 from ..infra.notices import NoticeBoard
+from ..infra.standby import Standby
 from ..infra.store import EventStore, StoreUnavailable
 from .audit import Audit
 from .bots import BotPlayers
@@ -48,6 +49,11 @@ class Application:
         self.bots = BotPlayers(self.states, self.seats, self.moves)
         self.moves.after_move = self.bots.after_move
         self.seats.on_table_change = self.bots.table_changed
+
+    def attach_standby(self, standby: Standby) -> None:
+        """Let spectators' reads use *standby* while it keeps up (see :mod:`service.infra.standby`)."""
+        self.reads.standby = standby
+        self.audit.standby = standby
 
     def attach_board(self, board: NoticeBoard) -> None:
         """Let reads trust remembered states while *board* is live (see :mod:`.states`)."""

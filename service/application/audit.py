@@ -11,6 +11,7 @@ import msgspec
 from domain.kernel import Seat
 
 from ..codec import json_encoder
+from ..infra.standby import Standby
 from ..infra.store import EventStore, GameRow
 from ..record.chain import StoredEvent, timestamp
 from ..record.format import RecordError, RecordHeader, export_lines, present, read_record, state_digest
@@ -19,7 +20,7 @@ from .clock import Clock, record_time, utcnow
 from .documents import Imported
 from .errors import IncompleteRecord, InvalidRecord, RecordDoesNotVerify, RecordTooLarge
 from .seats import new_game_id
-from .states import States
+from .states import States, on_standby
 from .titles import Titles
 
 MAX_RECORD_BYTES = 64 * 1024 * 1024
@@ -32,6 +33,8 @@ class Audit:
         self.states = states
         self.store = store
         self.clock = clock
+        self.standby: Standby | None = None
+        """Where a spectator's record may be read (:mod:`service.infra.standby`)."""
 
     def _header(self, row: GameRow, viewer: Seat | None, *, complete: bool) -> RecordHeader:
         game, _ = self.titles[row.kind]
@@ -53,11 +56,21 @@ class Audit:
 
     async def export(self, game_id: str, viewer: Seat | None) -> AsyncIterator[bytes]:
         """The game's record as NDJSON lines: redacted for *viewer* while it runs, complete after.
-        Events are read from Postgres in batches as the lines are sent."""
-        row = await self.states.row(game_id)
+        Events are read from Postgres in batches as the lines are sent; a spectator's from the
+        standby when it may be read (the record then ends at the standby's version)."""
+        store, row = self.store, None
+        standby = self.standby.readable() if viewer is None and self.standby is not None else None
+        if standby is not None:
+            row = await on_standby(self.standby, lambda: self.states.row(game_id, standby))
+            if row is not None:
+                store = standby
+                assert self.standby is not None
+                self.standby.served()
+        if row is None:
+            row = await self.states.row(game_id)
         game, codec = self.titles[row.kind]
         header = self._header(row, viewer, complete=row.status == "finished")
-        events = self.store.stream_events(game_id, upto=row.version)
+        events = store.stream_events(game_id, upto=row.version)
         return export_lines(game, codec, header, events, viewer, row.seed)
 
     async def verification(self, game_id: str) -> Verification:

@@ -19,6 +19,7 @@ from domain.kernel import Seat, bots
 from domain.kernel.table import EMPTY, deadline_ms, may_take_back, table_of
 
 from ..codec import json_encoder
+from ..infra.standby import Standby
 from ..infra.store import EventStore
 from ..record.chain import timestamp
 from .documents import (
@@ -40,7 +41,7 @@ from .documents import (
 )
 from .errors import InvalidCursor, NotRevealedYet
 from .seats import Seats
-from .states import Loaded, States
+from .states import Loaded, States, on_standby
 from .titles import Titles
 
 STREAM_POLL_SECONDS = 15.0
@@ -124,13 +125,30 @@ class Reads:
         self.states = states
         self.seats = seats
         self.store = store
+        self.standby: Standby | None = None
+        """Where a spectator's reads may go (:mod:`service.infra.standby`)."""
+
+    def _standby_for(self, viewer: Seat | None) -> EventStore | None:
+        """The standby, when this read may use it: a spectator's read, while the standby lags
+        less than its bound.  A seat's reads stay on the primary (read-your-writes)."""
+        if viewer is not None or self.standby is None:
+            return None
+        return self.standby.readable()
 
     # --- the game now -------------------------------------------------------------------------
-    async def document(self, game_id: str, viewer: Seat | None, if_none_match: int | None) -> Encoded:
+    async def document(
+        self, game_id: str, viewer: Seat | None, if_none_match: int | None, min_version: int | None = None
+    ) -> Encoded:
         """The game as *viewer* may see it, encoded; no body when the caller's copy
-        (*if_none_match*) is current."""
+        (*if_none_match*) is current.
+
+        A caller who has seen a version — acknowledged by another replica, or the copy it holds —
+        never reads an older one: a remembered state older than *min_version* or *if_none_match*
+        is passed over for Postgres (where every acknowledged move is).  A spectator's read may
+        come from the standby, when it has replayed at least that version."""
+        floor = max(if_none_match or 0, min_version or 0)
         entry = await self.states.vouched(game_id)
-        if entry is not None:
+        if entry is not None and entry.row.version >= floor:
             if if_none_match == entry.row.version:
                 return Encoded(entry.row.version, None)
             body = entry.documents.get(viewer)
@@ -139,6 +157,16 @@ class Reads:
                 body = json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id)))
                 entry.documents[viewer] = body
             return Encoded(entry.row.version, body)
+        standby = self._standby_for(viewer)
+        if standby is not None:
+            loaded = await on_standby(self.standby, lambda: self.states.load(game_id, source=standby))
+            if loaded is not None and loaded.version >= floor and loaded.row.status != "open":
+                assert self.standby is not None
+                self.standby.served()
+                if if_none_match == loaded.version:
+                    return Encoded(loaded.version, None)
+                body = json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id)))
+                return Encoded(loaded.version, body)
         if if_none_match is not None:
             row = await self.states.row(game_id)
             if row.version == if_none_match and row.status != "open":
@@ -149,10 +177,11 @@ class Reads:
         # tag: an open game's document has none (a cached copy is always refetched in full).
         return Encoded(None if loaded.row.status == "open" else loaded.version, body)
 
-    async def legal_moves(self, game_id: str, seat: Seat | None) -> Encoded:
-        """Every command *seat* may send now, encoded, and the version they are for."""
+    async def legal_moves(self, game_id: str, seat: Seat | None, min_version: int | None = None) -> Encoded:
+        """Every command *seat* may send now, encoded, and the version they are for (never older
+        than *min_version*, a version the caller has seen: see :meth:`document`)."""
         entry = await self.states.vouched(game_id)
-        if entry is not None:
+        if entry is not None and entry.row.version >= (min_version or 0):
             body = entry.legal.get(seat)
             if body is None:
                 body = json_encoder.encode(legal_moves(self.states.for_reading(entry), seat))
@@ -179,8 +208,17 @@ class Reads:
 
     async def at(self, game_id: str, version: int, viewer: Seat | None, *, reveal: bool) -> GameDocument[Any]:
         """Time travel: the game right after event *version*, as *viewer* saw it; with *reveal*
-        (only once the game has ended) the full state too."""
-        loaded = await self.states.at(game_id, version)
+        (only once the game has ended) the full state too.  A version is immutable, so a spectator
+        reads it from the standby once the standby has it."""
+        loaded = None
+        standby = self._standby_for(viewer)
+        if standby is not None:
+            loaded = await on_standby(self.standby, lambda: self.states.at(game_id, version, standby))
+            if loaded is not None:
+                assert self.standby is not None
+                self.standby.served()
+        if loaded is None:
+            loaded = await self.states.at(game_id, version)
         if reveal and loaded.row.status != "finished":
             raise NotRevealedYet("hidden information is revealed when the game ends")
         shown = document(loaded, viewer, await self.seats.table(game_id))
@@ -194,10 +232,25 @@ class Reads:
     ) -> History[Any]:
         """The events after *after* (at most *limit*), redacted for *viewer*.  With *wait* (a long
         poll), an answer that would be empty waits up to *wait* seconds for the next event, and
-        comes back empty only if none arrives or the game has ended."""
-        row = await self.states.row(game_id)
+        comes back empty only if none arrives or the game has ended.  A spectator's history (not
+        a long poll) may come from the standby: it then ends at the standby's version."""
+        standby = self._standby_for(viewer) if wait <= 0 else None
+        if standby is not None:
+            shown = await on_standby(
+                self.standby, lambda: self._history(standby, game_id, viewer, after, limit)
+            )
+            if shown is not None:
+                assert self.standby is not None
+                self.standby.served()
+                return shown
+        return await self._history(self.store, game_id, viewer, after, limit, wait)
+
+    async def _history(
+        self, store: EventStore, game_id: str, viewer: Seat | None, after: int, limit: int, wait: float = 0
+    ) -> History[Any]:
+        row = await self.states.row(game_id, store)
         _, codec = self.titles[row.kind]
-        events = await self.store.events(game_id, after=after, limit=limit)
+        events = await store.events(game_id, after=after, limit=limit)
         if not events and wait > 0 and row.status != "finished":
             deadline = asyncio.get_running_loop().time() + wait
             while not events:

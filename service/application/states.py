@@ -15,8 +15,9 @@ from __future__ import annotations
 import random
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -26,9 +27,12 @@ from ..codec import GameCodec
 from ..infra import metrics
 from ..infra.cache import SnapshotCache, decode_state, encode_snapshot, peek_snapshot
 from ..infra.notices import NoticeBoard
-from ..infra.store import EventStore, GameRow
+from ..infra.standby import Standby
+from ..infra.store import EventStore, GameRow, StoreUnavailable
 from .errors import GameNotFound, VersionNotFound
 from .titles import Titles
+
+T = TypeVar("T")
 
 RECENT_STATES = 4096
 """Games whose last state a worker remembers."""
@@ -73,6 +77,19 @@ def _state_at(blob: bytes, codec: GameCodec, version: int) -> Any | None:
     return decode_state(snap, codec.state_decoder) if snap is not None and snap.version == version else None
 
 
+async def on_standby(standby: Standby | None, read: Callable[[], Awaitable[T]]) -> T | None:
+    """*read()* on the standby, or None when the standby cannot answer it (gone, or it has not
+    replayed the game or the version yet): the caller then asks the primary."""
+    assert standby is not None
+    try:
+        return await read()
+    except StoreUnavailable as exc:
+        standby.failed(exc)
+    except (GameNotFound, VersionNotFound):
+        pass
+    return None
+
+
 class States:
     """Loads games' states and remembers the last one per game (see the module docstring)."""
 
@@ -99,25 +116,28 @@ class States:
         return self.board.epoch if self.board is not None else 0
 
     # --- loading ------------------------------------------------------------------------------
-    async def row(self, game_id: str) -> GameRow:
-        """The game's row, or :class:`GameNotFound`."""
-        row = await self.store.get_game(game_id)
+    async def row(self, game_id: str, source: EventStore | None = None) -> GameRow:
+        """The game's row (from *source*, a standby, if given), or :class:`GameNotFound`."""
+        row = await (source or self.store).get_game(game_id)
         if row is None:
             raise GameNotFound(f"no game {game_id}")
         return row
 
-    async def load(self, game_id: str, *, recall: bool = False) -> Loaded:
+    async def load(self, game_id: str, *, recall: bool = False, source: EventStore | None = None) -> Loaded:
         """The current state: the cached snapshot plus the events appended after it.
 
         Any doubt about the snapshot (wrong rules version, newer than the stream, a gap, bytes
         that do not decode) means folding from the first event instead.  With *recall*, the
         snapshot this process saw last stands in for the cache's (Postgres still says what is newer).
+        From a *source* other than the primary (a standby), the state is as of the source's
+        version, and neither cached nor remembered: it may trail the primary.
         """
         epoch = self.epoch
+        store = source or self.store
         entry = self._recent.get(game_id) if recall else None
         blob = entry.blob if entry is not None else await self.cache.get(game_id)
         snap = peek_snapshot(blob)
-        found = await self.store.load(game_id, snap.version if snap is not None else 0)
+        found = await store.load(game_id, snap.version if snap is not None else 0)
         if found is None:
             raise GameNotFound(f"no game {game_id}")
         row, newer = found
@@ -129,7 +149,7 @@ class States:
                 state = decode_state(snap, codec.state_decoder)
                 base_version = snap.version
             if state is None:
-                newer = await self.store.events(game_id)
+                newer = await store.events(game_id)
         metrics.SNAPSHOTS.labels(
             "miss" if snap is None else ("hit" if state is not None else "rejected")
         ).inc()
@@ -141,6 +161,8 @@ class States:
         current = (
             blob if snap is not None and base_version == snap.version else None
         )  # the snapshot as accepted
+        if source is not None:
+            return Loaded(game=game, codec=codec, row=row, state=state, version=version)
         if newer:
             current = encode_snapshot(version, game.rules_version, state)
             await self.cache.set(game_id, current)
@@ -148,14 +170,15 @@ class States:
             self.remember(game_id, row, current, epoch)
         return Loaded(game=game, codec=codec, row=row, state=state, version=version)
 
-    async def at(self, game_id: str, version: int) -> Loaded:
-        """Time travel: the state right after event *version* (folded from the first event)."""
-        row = await self.row(game_id)
+    async def at(self, game_id: str, version: int, source: EventStore | None = None) -> Loaded:
+        """Time travel: the state right after event *version* (folded from the first event),
+        read from *source* (a standby) if given."""
+        row = await self.row(game_id, source)
         if version < 1 or version > row.version:
             raise VersionNotFound(f"versions run from 1 (after setup) to {row.version}")
         game, codec = self.titles[row.kind]
         state = game.initial(codec.decode_options_json(row.options))
-        events = await self.store.events(game_id, upto=version)
+        events = await (source or self.store).events(game_id, upto=version)
         state = game.fold(state, (codec.decode_event(e.payload) for e in events))
         return Loaded(game=game, codec=codec, row=row, state=state, version=version)
 

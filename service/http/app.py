@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import structlog
-from litestar import Litestar, post
+from litestar import Litestar, Request, Response, post
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.params import JSONBody
@@ -28,15 +28,18 @@ from ..infra.cache import MemorySnapshotCache, RedisSnapshotCache, SnapshotCache
 from ..infra.jobs import JobQueue
 from ..infra.logging import AccessLogMiddleware, configure_logging
 from ..infra.notices import NoticeBoard
+from ..infra.standby import SERVED_LAG, Standby
 from ..infra.store import EventStore
 from ..settings import Settings
 from .contract import signature_namespace
 from .controllers import CONTROLLERS
+from .controllers.responses import STANDBY_LAG
 from .dependencies import ApplicationSlot, dependencies
 from .limits import (
     MAX_BODY_BYTES,
     BodyTimeoutMiddleware,
     cors_config,
+    parse_proxies,
     parse_rate_limit,
     rate_limit_config,
     rate_limit_store,
@@ -58,6 +61,18 @@ DESCRIPTION = (
 async def bench_echo(data: JSONBody[dict[str, Any]]) -> dict[str, Any]:
     """The framework's ceiling for the benchmark: decode a JSON body and encode it back."""
     return data
+
+
+def _fresh_request(request: Request) -> None:
+    SERVED_LAG.set(None)
+
+
+async def _report_standby_lag(response: Response) -> Response:
+    """``Standby-Lag-Ms`` on an answer the standby gave (:mod:`service.infra.standby`)."""
+    lag = SERVED_LAG.get()
+    if lag is not None:
+        response.headers[STANDBY_LAG] = str(lag)
+    return response
 
 
 def snapshot_cache(settings: Settings) -> SnapshotCache:
@@ -101,6 +116,11 @@ def create_app(
                 await the_store.migrate()
         application = Application(games, the_store, the_cache, snapshot_every=settings.snapshot_every)
         board = None
+        standby = None
+        if settings.standby_url:
+            standby = Standby(settings.standby_url, max_lag_ms=settings.standby_max_lag_ms)
+            await standby.open()
+            application.attach_standby(standby)
         if settings.notices and isinstance(the_cache, RedisSnapshotCache):
             board = NoticeBoard(
                 the_cache.url,
@@ -133,6 +153,8 @@ def create_app(
             await queue.close()
             if board is not None:
                 await board.close()
+            if standby is not None:
+                await standby.close()
             if own_store:
                 await the_store.close()
             if own_cache:
@@ -151,9 +173,11 @@ def create_app(
         DefineMiddleware(BodyTimeoutMiddleware, seconds=settings.body_timeout),
     ]
     if limit is not None:
-        middleware.append(rate_limit_config(limit).middleware)
+        middleware.append(rate_limit_config(limit, parse_proxies(settings.trusted_proxies)).middleware)
     app = Litestar(
         route_handlers=[*CONTROLLERS, *([bench_echo] if settings.bench_echo else [])],
+        before_request=_fresh_request if settings.standby_url else None,
+        after_request=_report_standby_lag if settings.standby_url else None,
         dependencies=dependencies(slot),
         signature_namespace=signature_namespace(games),
         lifespan=[lifespan],

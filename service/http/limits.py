@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import ipaddress
 import re
 import time
 from datetime import timedelta
@@ -58,20 +59,52 @@ def parse_rate_limit(text: str | None) -> tuple[str, int] | None:
     return match.group(2), int(match.group(1))
 
 
-def caller_identity(request: Request[Any, Any, Any]) -> str:
+def caller_identity(request: Request[Any, Any, Any], trusted: Proxies = ()) -> str:
     """Who a request counts against: its seat token (hashed: tokens never reach a store), else its
-    client address."""
+    client address — behind *trusted* proxies (a load balancer), the address they forwarded."""
     authorization = request.headers.get("authorization")
     if authorization:
         return "token:" + hashlib.sha256(authorization.encode()).hexdigest()[:32]
-    return "address:" + get_remote_address(request)
+    return "address:" + client_address(request, trusted)
 
 
-def rate_limit_config(limit: tuple[str, int]) -> RateLimitConfig:
+Proxies = tuple["ipaddress.IPv4Network | ipaddress.IPv6Network", ...]
+
+
+def parse_proxies(text: str) -> Proxies:
+    """``YAMEN_TRUSTED_PROXIES``: ``"10.0.0.0/8, 127.0.0.1"`` -> networks; empty -> none."""
+    return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip())
+
+
+def _trusted(address: str, trusted: Proxies) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in trusted)
+
+
+def client_address(request: Request[Any, Any, Any], trusted: Proxies = ()) -> str:
+    """The peer's address; when the peer is a trusted proxy, the right-most address in
+    ``X-Forwarded-For`` that is not one (what the outermost trusted proxy saw), so a client cannot
+    pick its own bucket by sending the header itself."""
+    peer = get_remote_address(request)
+    if not trusted or not _trusted(peer, trusted):
+        return peer
+    hops = [
+        h.strip() for h in ",".join(request.headers.getall("x-forwarded-for", [])).split(",") if h.strip()
+    ]
+    for hop in reversed(hops):
+        if not _trusted(hop, trusted):
+            return hop
+    return peer
+
+
+def rate_limit_config(limit: tuple[str, int], trusted: Proxies = ()) -> RateLimitConfig:
     unit, count = limit
     return RateLimitConfig(
         rate_limit=(unit, count),  # type: ignore[arg-type]
-        identifier_for_request=caller_identity,
+        identifier_for_request=lambda request: caller_identity(request, trusted),
         exclude=["/healthz", "/readyz", "/metrics"],  # probes and scrapes are not clients
         store="rate_limit",
     )
@@ -204,6 +237,7 @@ EXPOSED_HEADERS = [
     "RateLimit-Remaining",
     "RateLimit-Reset",
     "Server-Time-Ms",
+    "Standby-Lag-Ms",
 ]
 """Response headers a page on another origin may read (the version tag, a created game, back-off)."""
 

@@ -155,8 +155,9 @@ def redis_cluster_client(nodes: tuple[tuple[str, int], ...], password: str | Non
     )
 
 
-REDIS_ERRORS = (aioredis.RedisError, RedisClusterException, OSError)
-"""What a Redis (or Redis Cluster) client raises when Redis is away; a cache swallows them."""
+REDIS_ERRORS = (aioredis.RedisError, RedisClusterException, OSError, AttributeError)
+"""What a Redis (or Redis Cluster) client raises when Redis is away (redis-py's cluster client can
+raise an AttributeError for a connection that dropped mid-send); a cache swallows them."""
 
 
 async def cluster_master_of(
@@ -234,6 +235,10 @@ class RedisSnapshotCache:
         self.ttl = ttl_seconds
         self.backoff = backoff_seconds
         self._down_until = 0.0
+        """Snapshot reads and writes are skipped until then (one failed: Redis may be away)."""
+        self._notices_down_until = 0.0
+        """Notices are skipped until then: only a failed notice sets it, never a slow snapshot
+        read, because a notice not posted is what another replica could miss."""
         self._gathering: _Batch | None = None
         self._in_flight: asyncio.Future | None = None
         self._client: aioredis.Redis | RedisCluster = (
@@ -256,13 +261,21 @@ class RedisSnapshotCache:
     def _available(self) -> bool:
         return time.monotonic() >= self._down_until
 
+    def _notices_available(self) -> bool:
+        return time.monotonic() >= self._notices_down_until
+
     def reachable(self) -> None:
         """Redis answered another client of this worker (the notice board resubscribed): stop
         backing off, so the next move's notice is posted, not skipped."""
-        self._down_until = 0.0
+        self._down_until = self._notices_down_until = 0.0
 
-    def _failed(self, op: str, exc: Exception) -> None:
-        self._down_until = time.monotonic() + self.backoff
+    def _failed(self, op: str, exc: BaseException, *, notices: bool = False) -> None:
+        """*op* failed: skip snapshot reads and writes for the backoff, and notices too when it
+        was a notice that failed."""
+        until = time.monotonic() + self.backoff
+        self._down_until = until
+        if notices:
+            self._notices_down_until = until
         log.warning("redis_unavailable", op=op, error=type(exc).__name__)
 
     async def get(self, game_id: str) -> bytes | None:
@@ -297,7 +310,7 @@ class RedisSnapshotCache:
         second instead of one per move.  A batch gathers while the previous one is in flight,
         which costs a move at most one extra Redis round trip of latency.
         """
-        if not self._available():
+        if not self._notices_available():
             return
         batch = self._gathering
         if batch is None:
@@ -329,7 +342,7 @@ class RedisSnapshotCache:
                     metrics.NOTICES.inc(len(batch.items))
                 except Exception as exc:  # noqa: BLE001 - best effort: a cache failure never fails a move
                     # Anything escaping would end this sender with the next batch still waiting.
-                    self._failed("set_and_announce", exc)
+                    self._failed("set_and_announce", exc, notices=True)
                 finally:
                     batch.sent.set_result(None)
         finally:
@@ -341,21 +354,22 @@ class RedisSnapshotCache:
         only a failed notice stops the cache for its backoff, because a notice that does not go
         out is what a reader on another replica could miss."""
         sets = self._client.pipeline(transaction=False)
-        for game_id, (blob, _) in batch.items.items():
-            if blob is not None:
-                sets.set(self.key(game_id), blob, ex=self.ttl)
+        if self._available():
+            for game_id, (blob, _) in batch.items.items():
+                if blob is not None:
+                    sets.set(self.key(game_id), blob, ex=self.ttl)
         stored, posted = await asyncio.gather(
             sets.execute() if len(sets) else asyncio.sleep(0),
             self._client.spublish(CHANNEL, _notices(batch)),
             return_exceptions=True,
         )
         if isinstance(stored, BaseException):
-            log.warning("redis_snapshots_failed", error=type(stored).__name__)
+            self._failed("set", stored)
         if isinstance(posted, BaseException):
             raise posted
 
     async def announce_table(self, game_id: str) -> None:
-        if not self._available():
+        if not self._notices_available():
             return
         try:
             if self.cluster:
@@ -363,7 +377,7 @@ class RedisSnapshotCache:
                 return
             await self._client.publish(CHANNEL, table_notice(game_id))
         except REDIS_ERRORS as exc:
-            self._failed("announce_table", exc)
+            self._failed("announce_table", exc, notices=True)
 
     async def delete(self, game_id: str) -> None:
         try:
@@ -374,7 +388,7 @@ class RedisSnapshotCache:
     async def status(self) -> str:
         try:
             await self._client.ping()
-            self._down_until = 0.0
+            self.reachable()
             return "ok"
         except REDIS_ERRORS:
             return "unavailable"

@@ -28,7 +28,7 @@ from ...record.verify import Verification
 from ..dependencies import App, Caller, GameId
 from ..limits import read_body
 from ..problems import problems
-from .responses import JSON, etag
+from .responses import JSON, etag, standby_lag_header
 
 OCTETS = "application/octet-stream"
 
@@ -61,6 +61,7 @@ class AuditController(Controller):
             "Time travel: the game right after event *version*, as the caller may see it "
             "(after the end: reveal=true shows everything)"
         ),
+        response_headers=[standby_lag_header()],
         responses=problems(GameNotFound, VersionNotFound, InvalidToken, NotRevealedYet),
     )
     async def get_state_at(
@@ -97,6 +98,7 @@ class AuditController(Controller):
             ),
             **problems(GameNotFound, InvalidToken),
         },
+        response_headers=[standby_lag_header()],
     )
     async def export_record(
         self, game_id: GameId, application: App, caller: Caller, request: Request

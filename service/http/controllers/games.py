@@ -36,10 +36,23 @@ from ...application.errors import (
 )
 from ..dependencies import VERSION_TAG, App, Caller, GameId, Player, version_in
 from ..problems import problems
-from .responses import encoded, etag_header, server_time_header
+from .responses import encoded, etag_header, server_time_header, standby_lag_header
 
 if TYPE_CHECKING:  # each app names these: the union of its games' (see service.http.contract)
     from domain.kernel import Command, View
+
+
+MinVersion = Annotated[
+    int,
+    QueryParameter(
+        name="min_version",
+        ge=0,
+        description=(
+            "A version the caller has already seen (a move's acknowledged `version`, from any replica): "
+            "the answer is never older than it (0: any)"
+        ),
+    ),
+]
 
 
 class GamesController(Controller):
@@ -160,6 +173,7 @@ class GamesController(Controller):
                 "(none while seats are open: a claim changes the game without a new version)"
             ),
             server_time_header(),
+            standby_lag_header(),
         ],
         responses={
             **problems(GameNotFound, InvalidToken, InvalidPrecondition),
@@ -180,8 +194,11 @@ class GamesController(Controller):
                 description='The ETag of the copy the caller holds (e.g. "12"): 304 when it is current',
             ),
         ] = None,
+        min_version: MinVersion = 0,
     ) -> Response[GameDocument[View]]:
-        answer = await application.reads.document(game_id, caller, version_in(if_none_match, "If-None-Match"))
+        answer = await application.reads.document(
+            game_id, caller, version_in(if_none_match, "If-None-Match"), min_version
+        )
         return encoded(answer, vary=True)
 
     @get(
@@ -192,6 +209,6 @@ class GamesController(Controller):
         responses=problems(GameNotFound, InvalidToken),
     )
     async def legal_moves(
-        self, game_id: GameId, application: App, caller: Caller
+        self, game_id: GameId, application: App, caller: Caller, min_version: MinVersion = 0
     ) -> Response[LegalMoves[Command]]:
-        return encoded(await application.reads.legal_moves(game_id, caller))
+        return encoded(await application.reads.legal_moves(game_id, caller, min_version))

@@ -24,6 +24,7 @@ from ...application.reads import HEARTBEAT_SECONDS
 from ...codec import json_encoder
 from ..dependencies import App, Caller, GameId, Player
 from ..problems import problems
+from .responses import standby_lag_header
 
 if TYPE_CHECKING:  # each app names this: the union of its games' events (see service.http.contract)
     from domain.kernel import Event
@@ -70,6 +71,7 @@ class HistoryController(Controller):
             "cannot keep a stream open); it comes back empty only then, or when the game has ended. "
             "Continue with `after` = the last `seq` you received (`next_after` while more are waiting)."
         ),
+        response_headers=[standby_lag_header()],
         responses=problems(GameNotFound, InvalidToken),
     )
     async def events(

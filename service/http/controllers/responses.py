@@ -36,6 +36,22 @@ def encoded(answer: Encoded, *, vary: bool = True) -> Response:
     return Response(content=answer.body, status_code=answer.status, media_type=JSON, headers=headers)
 
 
+STANDBY_LAG = "Standby-Lag-Ms"
+"""On an answer read from the Postgres standby: how far (ms) its replay trailed the primary when
+last measured (``docs/scaling.md``).  Absent: the answer is as current as the primary."""
+
+
+def standby_lag_header() -> ResponseHeader:
+    return ResponseHeader(
+        name=STANDBY_LAG,
+        description=(
+            "Present when a spectator's answer was read from a standby: its replay lag in ms (at most "
+            "the service's bound). Send `min_version` to read nothing older than a version you have seen."
+        ),
+        documentation_only=True,
+    )
+
+
 def server_time_header() -> ResponseHeader:
     return ResponseHeader(
         name=SERVER_TIME,
