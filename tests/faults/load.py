@@ -86,8 +86,9 @@ class Http:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.local_port: int | None = None
-        self.worker: int | None = None
-        """The service worker holding this connection, once known (see :class:`Load`)."""
+        self.worker: int | str | None = None
+        """The service worker holding this connection, once known (see :class:`Load`); behind a
+        proxy, the server that answered its last request (``served_by``)."""
 
     async def close(self) -> None:
         writer, self.reader, self.writer = self.writer, None, None
@@ -235,10 +236,15 @@ class Load:
         seed: int = 1,
         name: str = "f",
         owner: Callable[[int], int | None] | None = None,
+        served_by: Callable[[Answer], str | None] | None = None,
     ) -> None:
         self.host, self.port = host, port
         self.owner = owner
         """client port -> the worker pid holding that connection (None: cannot tell)."""
+        self.served_by = served_by
+        """answer -> who served it (e.g. the replica a proxy names in a header), for a load sent
+        through a proxy: each answer then says which server holds the connection's last request,
+        and a read is *crossed* when another server answered it than the client's last move."""
         self.n_clients = clients
         self.seed = seed
         self.name = name
@@ -280,7 +286,9 @@ class Load:
             self.ledger.requests.append(Request(kind, sent, time.monotonic(), None, exc.kind))
             return exc
         done = time.monotonic()
-        if http.worker is None and http.local_port is not None and self.owner is not None:
+        if self.served_by is not None:
+            http.worker = self.served_by(answer) or http.worker
+        elif http.worker is None and http.local_port is not None and self.owner is not None:
             http.worker = self.owner(http.local_port)
         self.ledger.requests.append(
             Request(
@@ -351,6 +359,8 @@ class Load:
     async def _client(self, i: int) -> None:
         rng = random.Random(self.seed * 1000 + i)
         pair = Pair(Http(self.host, self.port), Http(self.host, self.port))
+        if self.served_by is not None:
+            pair.separations = SEPARATIONS  # a proxy picks the server per request: never reconnect
         try:
             while not self.stopping:
                 game = await self._create(pair.mover, i)

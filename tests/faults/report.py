@@ -344,10 +344,17 @@ def render(outcomes: list[Outcome], machine: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
-def write_docs(block: str) -> None:
-    text = DOCS.read_text() if DOCS.exists() else f"# Reliability\n\n{BEGIN}\n{END}\n"
-    if BEGIN not in text or END not in text:
-        text = text.rstrip("\n") + f"\n\n{BEGIN}\n{END}\n"
-    head, _, rest = text.partition(BEGIN)
-    _, _, tail = rest.partition(END)
-    DOCS.write_text(f"{head}{BEGIN}\n{block}\n{END}{tail}")
+def write_docs(
+    block: str,
+    path: pathlib.Path = DOCS,
+    begin: str = BEGIN,
+    end: str = END,
+    title: str = "# Reliability",
+) -> None:
+    """Put *block* between the markers *begin* and *end* of *path* (appended when missing)."""
+    text = path.read_text() if path.exists() else f"{title}\n\n{begin}\n{end}\n"
+    if begin not in text or end not in text:
+        text = text.rstrip("\n") + f"\n\n{begin}\n{end}\n"
+    head, _, rest = text.partition(begin)
+    _, _, tail = rest.partition(end)
+    path.write_text(f"{head}{begin}\n{block}\n{end}{tail}")
