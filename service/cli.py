@@ -6,11 +6,13 @@ import argparse
 import asyncio
 import errno
 import fcntl
+import math
 import os
 import pathlib
 import socket
 import sys
 import tempfile
+import time
 
 import msgspec
 
@@ -118,25 +120,115 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _migrate(args: argparse.Namespace) -> int:
-    from .infra.store import EventStore
+EXIT_UNAVAILABLE = 2
+"""``yamen migrate``: DATABASE_URL unset, or no session in time (with ``--check`` on any server,
+without it on a primary)."""
+EXIT_PENDING = 3
+"""``yamen migrate --check``: migrations of this build are not applied yet."""
+MIGRATE_POLL_SECONDS = 2.0
+"""``yamen migrate --wait``: one try every this many seconds..."""
+MIGRATE_REPORT_SECONDS = 15.0
+"""...and a line on stderr every this many saying why it still waits."""
 
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(f"{type(exc).__name__}: {exc}".split())
+
+
+async def _not_ready(url: str, *, primary: bool, connect_timeout: int) -> str | None:
+    """None once *url* opens a session (on a primary if *primary*: not one in recovery); else why
+    not yet.  Its own connection, so that an unreachable server fails the try at once (the store's
+    pool would keep retrying for its open timeout)."""
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
+    options: dict[str, object] = {"autocommit": True}
+    if "connect_timeout" not in conninfo_to_dict(url):
+        options["connect_timeout"] = connect_timeout
+    try:
+        async with await psycopg.AsyncConnection.connect(url, **options) as conn:
+            cur = await conn.execute("SELECT pg_is_in_recovery()")
+            row = await cur.fetchone()
+    except psycopg.Error as exc:  # not reachable, not accepting connections yet, no primary yet...
+        return _one_line(exc)
+    if primary and row and row[0]:
+        return "connected to a standby (in recovery), not a primary"
+    return None
+
+
+async def _migrate_once(url: str, *, check: bool, connect_timeout: int) -> tuple[int, str | None, list[str]]:
+    """One try of ``yamen migrate`` (``--check``): ``(exit status, why not done, versions)``, the
+    versions applied now, or (``--check``) those pending."""
+    import psycopg
+
+    from .infra.store import EventStore, StoreUnavailable
+
+    why = await _not_ready(url, primary=not check, connect_timeout=connect_timeout)
+    if why is not None:
+        return EXIT_UNAVAILABLE, why, []
+    store = EventStore(url, min_size=1, max_size=1)
+    try:
+        await store.open()
+        if check:
+            pending = await store.pending_migrations()
+            if pending:
+                return EXIT_PENDING, f"not applied yet: {', '.join(pending)}", pending
+            return 0, None, []
+        return 0, None, await store.migrate()  # one transaction: a try cut short left nothing half-done
+    except StoreUnavailable as exc:
+        return EXIT_UNAVAILABLE, " ".join(str(exc).split()), []
+    except psycopg.errors.ReadOnlySqlTransaction:  # demoted between the two connections
+        return EXIT_UNAVAILABLE, "connected to a standby (read-only), not a primary", []
+    finally:
+        await store.close()
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    name = "yamen migrate --check" if args.check else "yamen migrate"
     url = os.environ.get("DATABASE_URL")
     if not url:
-        print("yamen migrate: DATABASE_URL is not set", file=sys.stderr)
-        return 2
+        print(f"{name}: DATABASE_URL is not set", file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    goal = "the migrations of this build" if args.check else "a primary"
 
-    async def run() -> list[str]:
-        store = EventStore(url, min_size=1, max_size=1)
-        await store.open()
-        try:
-            return await store.migrate()
-        finally:
-            await store.close()
+    async def run() -> tuple[int, str | None, list[str]]:
+        start = time.monotonic()
+        deadline, report_at = start + args.wait, start
+        while True:
+            left = deadline - time.monotonic()
+            timeout = max(2, min(5, math.ceil(left)))  # libpq's connect_timeout: 2 s at least
+            code, why, versions = await _migrate_once(url, check=args.check, connect_timeout=timeout)
+            now = time.monotonic()
+            if code == 0 or now >= deadline:
+                return code, why, versions
+            if now >= report_at:
+                print(
+                    f"{name}: waiting for {goal}, {now - start:.0f} of {args.wait:g} s ({why})",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                report_at = now + MIGRATE_REPORT_SECONDS
+            await asyncio.sleep(min(MIGRATE_POLL_SECONDS, deadline - now))
 
-    applied = asyncio.run(run())
-    print(f"applied: {', '.join(applied) if applied else 'nothing (up to date)'}")
-    return 0
+    code, why, versions = asyncio.run(run())
+    if args.check:
+        if code != EXIT_UNAVAILABLE:
+            print(f"pending: {', '.join(versions) if versions else 'nothing (up to date)'}")
+    elif code == 0:
+        print(f"applied: {', '.join(versions) if versions else 'nothing (up to date)'}")
+    if code == EXIT_UNAVAILABLE:
+        waited = f" (gave up after {args.wait:g} s)" if args.wait else ""
+        print(f"{name}: {why}{waited}", file=sys.stderr)
+    elif code == EXIT_PENDING and args.wait:
+        print(f"{name}: still pending after {args.wait:g} s", file=sys.stderr)
+    return code
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not 0 <= value < math.inf:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}")
+    return value
 
 
 def openapi_document() -> dict:
@@ -253,6 +345,15 @@ environment:
 """
 
 
+MIGRATE_EPILOG = """\
+exit status:
+  0  migrated (--check: nothing pending; a schema newer than this build's is fine)
+  1  a migration failed (its error is printed; this run applied nothing)
+  2  DATABASE_URL unset, or Postgres not reached in time (without --check: no primary)
+  3  --check: migrations of this build are not applied yet
+"""
+
+
 def _url_host(host: str) -> str:
     """A host as it goes in a URL a person can open (an IPv6 address in brackets)."""
     if host in ("0.0.0.0", "::", ""):
@@ -308,8 +409,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate = sub.add_parser(
         "migrate",
-        help="apply database migrations to DATABASE_URL",
-        description="Apply the schema migrations not yet applied to the Postgres at DATABASE_URL.",
+        help="apply database migrations to DATABASE_URL (or --check which are pending)",
+        description="Apply the schema migrations not yet applied to the Postgres at DATABASE_URL, on a\n"
+        "primary (a session in recovery is a standby's); with --check, list them instead.",
+        epilog=MIGRATE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    migrate.add_argument(
+        "--check",
+        action="store_true",
+        help="apply nothing: print the migrations of this build not applied yet (any server will do, "
+        "a standby too); exit 0 when none is, 3 when some are",
+    )
+    migrate.add_argument(
+        "--wait",
+        type=_seconds,
+        default=0,
+        metavar="SECONDS",
+        help="keep trying for up to SECONDS, every 2 s, with a line on stderr every 15 s: until a "
+        "primary accepts a session, then migrate; with --check, until nothing is pending "
+        "(default: %(default)s, one try)",
     )
     migrate.set_defaults(func=_migrate)
 

@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import importlib.util
-import inspect
 import json
 import os
 import re
@@ -320,8 +318,10 @@ def test_scale_startup_order_migrates_then_rolls_out(compose) -> None:
             "migrate-scale": "service_completed_successfully",
             "redis-cluster-init": "service_completed_successfully",
         }, name
-    assert services["migrate-scale"]["command"] == ["yamen", "migrate"]
-    # Migrate once the formation has settled: a primary and its standby (pgaf-health).
+    # Migrate once the formation has settled: a primary and its standby (pgaf-health); the
+    # migrator waits for a primary itself too (a failover between healthcheck and migration).
+    assert services["migrate-scale"]["command"] == ["yamen", "migrate", "--wait", "120"]
+    _yamen_migrate(services["migrate-scale"]["command"], check=False)
     assert _depends_on(services["migrate-scale"]) == dict.fromkeys(
         _pgaf(compose, "postgres"), "service_healthy"
     )
@@ -708,7 +708,8 @@ def _json_pointer(path: str) -> list[str]:
 
 
 def _json_patch(doc: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any]:
-    """RFC 6902 add / replace / remove (what the overlay uses); a path that does not fit raises."""
+    """RFC 6902 add / replace / remove / test (what the overlay uses); a path that does not fit,
+    or a test that fails, raises."""
     doc = copy.deepcopy(doc)
     for op in ops:
         *parents, last = _json_pointer(op["path"])
@@ -722,6 +723,9 @@ def _json_patch(doc: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any
             if key not in (range(len(node)) if isinstance(node, list) else node):
                 raise KeyError(f"replace: nothing at {op['path']}")
             node[key] = copy.deepcopy(op["value"])
+        elif op["op"] == "test":
+            key = int(last) if isinstance(node, list) else last
+            assert node[key] == op["value"], f"test: {op['path']} is {node[key]!r}, not {op['value']!r}"
         elif op["op"] == "add":
             if isinstance(node, list):
                 node.insert(len(node) if last == "-" else int(last), copy.deepcopy(op["value"]))
@@ -823,23 +827,52 @@ def test_scale_images_are_set_by_the_overlay() -> None:
                 assert ":" in image or image in images, f"{doc['metadata']['name']}: {image} is not set"
 
 
+def _yamen_migrate(command: list[str], *, check: bool) -> float:
+    """*command* is a ``yamen migrate`` the service's CLI accepts (``--check`` or not); its --wait."""
+    from service.cli import build_parser
+
+    assert command[:2] == ["yamen", "migrate"], command
+    args = build_parser().parse_args(command[1:])
+    assert args.check is check, command
+    assert args.wait > 0, f"{command}: it must wait for Postgres, not fail at once"
+    return args.wait
+
+
+def _runs_like_the_app(container: dict[str, Any], api: dict[str, Any]) -> None:
+    """The app container's build and settings: its image, the same DATABASE_URL (and the rest)."""
+    assert container["image"] == api["image"]
+    assert container["envFrom"] == api["envFrom"] and container.get("env") == api.get("env")
+    refs = [source.get("configMapRef", source.get("secretRef"))["name"] for source in api["envFrom"]]
+    assert refs == ["yamen-config", "yamen-secrets"]
+    assert "DATABASE_URL" in _settings()
+
+
 def test_scale_api_pods_wait_for_the_schema_of_their_release() -> None:
     deployment = _scale("Deployment", "yamen-api")
     api, wait = _container(deployment, "api"), _container(deployment, "wait-for-schema")
     assert [c["name"] for c in _pod(deployment)["initContainers"]] == ["wait-for-schema"]
-    assert wait["image"] == api["image"] and wait["envFrom"] == api["envFrom"]
-    (mount,) = wait["volumeMounts"]
-    assert wait["command"] == ["python", f"{mount['mountPath']}/wait_for_db.py", "schema"]
-    (volume,) = [v for v in _pod(deployment)["volumes"] if v["name"] == mount["name"]]
-    assert "wait_for_db.py" in _scale("ConfigMap", volume["configMap"]["name"])["data"]
+    # The image's own migrator checks what the image ships: nothing applied, exit 0 once it is all there.
+    assert wait["command"] == ["yamen", "migrate", "--check", "--wait", "600"]
+    _yamen_migrate(wait["command"], check=True)
+    _runs_like_the_app(wait, api)
+    assert "volumeMounts" not in wait  # nothing shipped beside the image
+    assert _pod(deployment)["volumes"] == _pod(_one("Deployment"))["volumes"]
+    assert wait["securityContext"] == api["securityContext"]
     assert api["readinessProbe"]["httpGet"]["path"] == "/readyz"
-    # The migrate Job migrates the primary, once it is there.
+
+
+def test_scale_migrate_job_waits_for_a_primary_itself() -> None:
     job = _scale("Job", "yamen-migrate")
-    wait = _container(job, "wait-for-primary")
-    (mount,) = wait["volumeMounts"]
-    assert wait["command"] == ["python", f"{mount['mountPath']}/wait_for_db.py", "primary"]
-    assert wait["envFrom"] == _container(job, "migrate")["envFrom"] == api["envFrom"]
-    assert _container(job, "migrate")["command"] == ["yamen", "migrate"]
+    pod = _pod(job)
+    assert "initContainers" not in pod and "volumes" not in pod
+    (migrate,) = pod["containers"]
+    assert migrate["name"] == "migrate"
+    assert migrate["command"] == ["yamen", "migrate", "--wait", "300"]
+    wait = _yamen_migrate(migrate["command"], check=False)
+    _runs_like_the_app(migrate, _container(_scale("Deployment", "yamen-api"), "api"))
+    # A pod that saw no primary in time fails and the Job starts another, within its deadline.
+    assert wait < job["spec"]["activeDeadlineSeconds"] and job["spec"]["backoffLimit"] >= 1
+    assert pod["restartPolicy"] == "Never"
 
 
 def test_scale_replicas_disruption_budget_and_autoscaler() -> None:
@@ -985,28 +1018,6 @@ def test_scale_haproxy_finds_every_replica() -> None:
         line for line in _haproxy_sections(K8S_HAPROXY_CFG)["frontend yamen"] if line.startswith("bind")
     )
     assert _port_number(haproxy, http["targetPort"]) == int(bind.split(":")[-1])
-
-
-def _wait_for_db():
-    spec = importlib.util.spec_from_file_location("wait_for_db", K8S_SCALE_DIR / "wait_for_db.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_wait_for_db_expects_what_yamen_migrate_records() -> None:
-    from service.infra.jobs import SCHEMA_VERSION
-    from service.infra.store import EventStore
-
-    wait = _wait_for_db()
-    shipped = {p.stem for p in (REPO / "service" / "migrations").glob("*.sql")}
-    assert wait.expected_versions() == shipped | {SCHEMA_VERSION}
-    # The migrator's bookkeeping the check reads (a tripwire if `yamen migrate` changes it).
-    source = inspect.getsource(EventStore.migrate)
-    assert "INSERT INTO schema_migrations (version)" in source and "SCHEMA_VERSION" in source
-    assert wait.missing({"001", "002"}, {"001"}) == ["002"]
-    assert wait.missing({"001"}, {"001", "002"}) == []  # a newer schema serves an older release
-    assert wait.main([]) == 2 and wait.main(["later"]) == 2
 
 
 # --------------------------------------------------------------------------- Dockerfile

@@ -405,13 +405,22 @@ class EventStore:
         await self.pool.close()
 
     # --- schema -------------------------------------------------------------------------------
+    @staticmethod
+    def migration_versions() -> list[str]:
+        """Every version :meth:`migrate` of this build records in ``schema_migrations``, in the order
+        it applies them: one per ``service/migrations/*.sql`` file (the name without ``.sql``, by
+        name), then the job queue's schema (``service.infra.jobs.SCHEMA_VERSION``)."""
+        from .jobs import SCHEMA_VERSION
+
+        files = importlib.resources.files("service.migrations").iterdir()
+        names = sorted(f.name for f in files if f.name.endswith(".sql"))
+        return [name.removesuffix(".sql") for name in names] + [SCHEMA_VERSION]
+
     async def migrate(self) -> list[str]:
         """Apply the plain-SQL migrations not yet applied; returns the versions applied now."""
+        from .jobs import SCHEMA_VERSION, procrastinate_schema
+
         applied_now = []
-        files = sorted(
-            (f for f in importlib.resources.files("service.migrations").iterdir() if f.name.endswith(".sql")),
-            key=lambda f: f.name,
-        )
         async with self.connection() as conn, conn.transaction():
             # One migrator at a time, even with several replicas starting together.
             await conn.execute("SELECT pg_advisory_xact_lock(727364)")
@@ -421,24 +430,35 @@ class EventStore:
             )
             cur = await conn.execute("SELECT version FROM schema_migrations")
             done = {r[0] for r in await cur.fetchall()}
-            for f in files:
-                version = f.name.removesuffix(".sql")
+            for version in self.migration_versions():
                 if version in done:
                     continue
-                await conn.execute(f.read_text())
+                if version != SCHEMA_VERSION:
+                    sql = importlib.resources.files("service.migrations") / f"{version}.sql"
+                    await conn.execute(sql.read_text())
+                else:
+                    # The job queue's tables (service.infra.jobs), from the pinned Procrastinate's own file.
+                    cur = await conn.execute("SELECT to_regclass('procrastinate_jobs') IS NOT NULL")
+                    present = await cur.fetchone()
+                    if not (present and present[0]):
+                        await conn.execute(procrastinate_schema())
                 await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version,))
                 applied_now.append(version)
-            # The job queue's tables (service.infra.jobs), from the pinned Procrastinate's own file.
-            from .jobs import SCHEMA_VERSION, procrastinate_schema
-
-            if SCHEMA_VERSION not in done:
-                cur = await conn.execute("SELECT to_regclass('procrastinate_jobs') IS NOT NULL")
-                present = await cur.fetchone()
-                if not (present and present[0]):
-                    await conn.execute(procrastinate_schema())
-                await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (SCHEMA_VERSION,))
-                applied_now.append(SCHEMA_VERSION)
         return applied_now
+
+    async def pending_migrations(self) -> list[str]:
+        """The versions of :meth:`migration_versions` not in ``schema_migrations`` yet, in the order
+        :meth:`migrate` would apply them (all of them when it never ran); applies nothing.  A version
+        recorded there that this build does not know (a newer release migrated) is no concern:
+        migrations expand, then contract."""
+        async with self.connection() as conn:
+            cur = await conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL")
+            present = await cur.fetchone()
+            done: set[str] = set()
+            if present and present[0]:
+                cur = await conn.execute("SELECT version FROM schema_migrations")
+                done = {r[0] for r in await cur.fetchall()}
+        return [version for version in self.migration_versions() if version not in done]
 
     async def ping(self) -> None:
         async with self.connection(timeout=2) as conn:
