@@ -33,14 +33,6 @@ log = structlog.get_logger("yamen.standby")
 SAMPLE_SECONDS = 0.25
 STALE_SAMPLE_SECONDS = 1.0
 """A lag sample older than this is not trusted (the sampler is stuck or the standby is gone)."""
-LAG_SQL = """
-SELECT pg_is_in_recovery(),
-       CASE WHEN NOT pg_is_in_recovery() THEN NULL
-            WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0
-            ELSE 1000 * EXTRACT(EPOCH FROM clock_timestamp() - pg_last_xact_replay_timestamp())
-       END
-"""
-
 SERVED_LAG: contextvars.ContextVar[int | None] = contextvars.ContextVar("yamen_standby_lag", default=None)
 """Set when this request's answer came from the standby: its lag in ms (the ``Standby-Lag-Ms``
 header)."""
@@ -72,8 +64,7 @@ class Standby:
         readable = None
         while True:
             try:
-                in_recovery, lag = await self.store._read(LAG_SQL, (), one=True)
-                self.lag_ms = float(lag) if in_recovery and lag is not None else None
+                self.lag_ms = await self.store.replay_lag_ms()
                 self.sampled_at = time.monotonic()
             except (StoreUnavailable, Exception) as exc:  # noqa: BLE001 - any failure: not readable
                 self.lag_ms = None

@@ -464,6 +464,18 @@ class EventStore:
         async with self.connection(timeout=2) as conn:
             await conn.execute("SELECT 1")
 
+    async def replay_lag_ms(self) -> float | None:
+        """On a standby, how far its replay trails what it has received (ms): 0 when it has
+        replayed everything, else the age of the last replayed commit; None on a primary."""
+        row = await self._read(
+            "SELECT CASE WHEN NOT pg_is_in_recovery() THEN NULL"
+            " WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0"
+            " ELSE 1000 * EXTRACT(EPOCH FROM clock_timestamp() - pg_last_xact_replay_timestamp()) END",
+            (),
+            one=True,
+        )
+        return None if row[0] is None else float(row[0])
+
     # --- games --------------------------------------------------------------------------------
     async def create_game(
         self,
