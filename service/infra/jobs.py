@@ -49,6 +49,10 @@ pyproject.toml, and a newer one comes with Procrastinate's own migration files (
 SWEEP_CRON = "* * * * * */15"
 """Every 15 seconds (croniter's sixth field is the second)."""
 HEARTBEAT_SECONDS = 5.0
+POLL_SECONDS = 2.0
+"""A worker looks for jobs this often even when no NOTIFY woke it (one lost with a connection)."""
+RESTART_SECONDS = 1.0
+"""The pause before a stopped worker is started again."""
 STALLED_SECONDS = 20.0
 """A worker silent this long is dead: its jobs are retried by the next sweep."""
 
@@ -80,6 +84,8 @@ class JobQueue:
             connector=procrastinate.PsycopgConnector(conninfo=url, min_size=0, max_size=3)
         )
         self._worker: asyncio.Task | None = None
+        self.restarts = 0
+        """How often the worker stopped and was started again (a Postgres restart or failover)."""
 
         @self.app.task(
             name="yamen.bot_turn",
@@ -123,17 +129,30 @@ class JobQueue:
 
     def start_worker(self) -> None:
         """Take jobs in this process (every worker of every replica does)."""
-        self._worker = asyncio.create_task(
-            self.app.run_worker_async(
-                concurrency=self.concurrency,
-                install_signal_handlers=False,
-                update_heartbeat_interval=HEARTBEAT_SECONDS,
-                stalled_worker_timeout=STALLED_SECONDS,
-                delete_jobs="successful",
-                name="yamen",
-            ),
-            name="yamen-jobs",
-        )
+        self._worker = asyncio.create_task(self._keep_working(), name="yamen-jobs")
+
+    async def _keep_working(self) -> None:
+        """Run Procrastinate's worker, and run it again whenever it stops: a Postgres restart or
+        failover ends it (its listener and its heartbeat lose their connections), and a process
+        whose worker has stopped would never again take a bot turn or a deadline."""
+        while True:
+            try:
+                await self.app.run_worker_async(
+                    concurrency=self.concurrency,
+                    install_signal_handlers=False,
+                    update_heartbeat_interval=HEARTBEAT_SECONDS,
+                    stalled_worker_timeout=STALLED_SECONDS,
+                    delete_jobs="successful",
+                    fetch_job_polling_interval=POLL_SECONDS,
+                    name="yamen",
+                )
+                log.warning("jobs_worker_stopped")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - whatever stopped it, take jobs again
+                log.warning("jobs_worker_failed", error=" ".join(f"{type(exc).__name__}: {exc}".split()))
+            self.restarts += 1
+            await asyncio.sleep(RESTART_SECONDS)
 
     async def bot_turn(self, game_id: str) -> None:
         """Queue a bot turn in *game_id* (nothing if one is already waiting)."""

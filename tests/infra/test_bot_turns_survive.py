@@ -100,3 +100,58 @@ def test_a_bot_turn_queued_before_a_restart_is_played_after_it_exactly_once():
         for key, first_seq, _ in groups:
             decided_at = int(key.split("-")[1])
             assert first_seq == decided_at + 1, key
+
+
+def test_bots_play_on_after_postgres_restarts_under_them():
+    """A Postgres restart (or failover) ends Procrastinate's worker in every process (its listener
+    and heartbeat lose their connections); the service runs it again, so a bots' game goes on."""
+    from tests.faults.processes import Postgres, RunDir
+
+    run = RunDir()
+    postgres = Postgres(run).init()
+    postgres.start()
+    try:
+        db = postgres.create_database("yamen")
+        with yamen_serve(db, redis_url=None) as base:
+            created = _call(
+                base,
+                "POST",
+                "/v1/games",
+                {
+                    "kind": "yangtze",
+                    "options": {"players": 3},
+                    "seed": "bots-through-a-restart",
+                    "take_seats": "none",
+                    "bots": {"0": "random", "1": "random", "2": "random"},
+                },
+            )
+            game_id = created["game_id"]
+            _until(
+                lambda: _call(base, "GET", f"/v1/games/{game_id}")["version"] > created["version"] + 3,
+                60,
+                "bots",
+            )
+            postgres.stop_immediate()
+            postgres.start()
+
+            def version() -> int | None:
+                try:
+                    return _call(base, "GET", f"/v1/games/{game_id}")["version"]
+                except OSError:  # 503 while the pools reconnect
+                    return None
+
+            after_restart = _until(version, 30, "the service to read the game again")
+            _until(
+                lambda: (v := version()) is not None and v > after_restart + 3,
+                60,
+                "bot moves after the restart",
+            )
+            done = _until(
+                lambda: (d := _call(base, "GET", f"/v1/games/{game_id}"))["status"] == "finished" and d,
+                240,
+                "the end",
+            )
+            assert _call(base, "GET", f"/v1/games/{game_id}/verification")["ok"], done["version"]
+    finally:
+        postgres.stop()
+        postgres.remove()
