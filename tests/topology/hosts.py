@@ -665,6 +665,9 @@ class RedisCluster:
         if done.returncode != 0:
             raise HarnessError(f"redis-cli --cluster create failed:\n{done.stdout[-2000:]}\n{done.stderr}")
         self.wait_ok(START_TIMEOUT)
+        # "ok" comes before every replica has synced with its master: wait for the links too, or
+        # the first test can find a replica still connecting (seen once in CI).
+        wait_until("every Redis replica linked to its master", self.full, START_TIMEOUT, every=0.1)
 
     @property
     def seeds(self) -> str:
