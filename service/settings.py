@@ -88,11 +88,6 @@ class Settings:
             standby_max_lag_ms=int(os.environ.get("YAMEN_STANDBY_MAX_LAG_MS", "1000")),
         )
 
-    @property
-    def redis(self) -> bool:
-        """A Redis (single or cluster) is configured."""
-        return bool(self.redis_url or self.redis_cluster_nodes)
-
 
 def parse_origins(text: str) -> tuple[str, ...]:
     """``"https://a.example, https://b.example"`` -> both; ``"*"`` -> any; ``""``/``"off"`` -> none."""

@@ -20,7 +20,7 @@ from .clock import Clock, record_time, utcnow
 from .documents import Imported
 from .errors import IncompleteRecord, InvalidRecord, RecordDoesNotVerify, RecordTooLarge
 from .seats import new_game_id
-from .states import States, on_standby
+from .states import States, from_standby
 from .titles import Titles
 
 MAX_RECORD_BYTES = 64 * 1024 * 1024
@@ -58,20 +58,15 @@ class Audit:
         """The game's record as NDJSON lines: redacted for *viewer* while it runs, complete after.
         Events are read from Postgres in batches as the lines are sent; a spectator's from the
         standby when it may be read (the record then ends at the standby's version)."""
-        store, row = self.store, None
-        standby = self.standby.readable() if viewer is None and self.standby is not None else None
-        if standby is not None:
-            row = await on_standby(self.standby, lambda: self.states.row(game_id, standby))
-            if row is not None:
-                store = standby
-                assert self.standby is not None
-                self.standby.served()
-        if row is None:
-            row = await self.states.row(game_id)
+        found = await from_standby(self.standby, viewer, lambda store: self._row_on(store, game_id))
+        store, row = found if found is not None else (self.store, await self.states.row(game_id))
         game, codec = self.titles[row.kind]
         header = self._header(row, viewer, complete=row.status == "finished")
         events = store.stream_events(game_id, upto=row.version)
         return export_lines(game, codec, header, events, viewer, row.seed)
+
+    async def _row_on(self, store: EventStore, game_id: str) -> tuple[EventStore, GameRow]:
+        return store, await self.states.row(game_id, store)
 
     async def verification(self, game_id: str) -> Verification:
         """The four audit checks on the stored game (replay uses the server's seed even before the

@@ -41,7 +41,7 @@ from .documents import (
 )
 from .errors import InvalidCursor, NotRevealedYet
 from .seats import Seats
-from .states import Loaded, States, on_standby
+from .states import Loaded, States, from_standby
 from .titles import Titles
 
 STREAM_POLL_SECONDS = 15.0
@@ -128,13 +128,6 @@ class Reads:
         self.standby: Standby | None = None
         """Where a spectator's reads may go (:mod:`service.infra.standby`)."""
 
-    def _standby_for(self, viewer: Seat | None) -> EventStore | None:
-        """The standby, when this read may use it: a spectator's read, while the standby lags
-        less than its bound.  A seat's reads stay on the primary (read-your-writes)."""
-        if viewer is not None or self.standby is None:
-            return None
-        return self.standby.readable()
-
     # --- the game now -------------------------------------------------------------------------
     async def document(
         self, game_id: str, viewer: Seat | None, if_none_match: int | None, min_version: int | None = None
@@ -157,16 +150,17 @@ class Reads:
                 body = json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id)))
                 entry.documents[viewer] = body
             return Encoded(entry.row.version, body)
-        standby = self._standby_for(viewer)
-        if standby is not None:
-            loaded = await on_standby(self.standby, lambda: self.states.load(game_id, source=standby))
-            if loaded is not None and loaded.version >= floor and loaded.row.status != "open":
-                assert self.standby is not None
-                self.standby.served()
-                if if_none_match == loaded.version:
-                    return Encoded(loaded.version, None)
-                body = json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id)))
-                return Encoded(loaded.version, body)
+        on_standby = await from_standby(
+            self.standby,
+            viewer,
+            lambda store: self.states.load(game_id, source=store),
+            accept=lambda loaded: loaded.version >= floor and loaded.row.status != "open",
+        )
+        if on_standby is not None:
+            if if_none_match == on_standby.version:
+                return Encoded(on_standby.version, None)
+            body = json_encoder.encode(document(on_standby, viewer, await self.seats.table(game_id)))
+            return Encoded(on_standby.version, body)
         if if_none_match is not None:
             row = await self.states.row(game_id)
             if row.version == if_none_match and row.status != "open":
@@ -210,13 +204,9 @@ class Reads:
         """Time travel: the game right after event *version*, as *viewer* saw it; with *reveal*
         (only once the game has ended) the full state too.  A version is immutable, so a spectator
         reads it from the standby once the standby has it."""
-        loaded = None
-        standby = self._standby_for(viewer)
-        if standby is not None:
-            loaded = await on_standby(self.standby, lambda: self.states.at(game_id, version, standby))
-            if loaded is not None:
-                assert self.standby is not None
-                self.standby.served()
+        loaded = await from_standby(
+            self.standby, viewer, lambda store: self.states.at(game_id, version, store)
+        )
         if loaded is None:
             loaded = await self.states.at(game_id, version)
         if reveal and loaded.row.status != "finished":
@@ -234,14 +224,11 @@ class Reads:
         poll), an answer that would be empty waits up to *wait* seconds for the next event, and
         comes back empty only if none arrives or the game has ended.  A spectator's history (not
         a long poll) may come from the standby: it then ends at the standby's version."""
-        standby = self._standby_for(viewer) if wait <= 0 else None
-        if standby is not None:
-            shown = await on_standby(
-                self.standby, lambda: self._history(standby, game_id, viewer, after, limit)
+        if wait <= 0:
+            shown = await from_standby(
+                self.standby, viewer, lambda store: self._history(store, game_id, viewer, after, limit)
             )
             if shown is not None:
-                assert self.standby is not None
-                self.standby.served()
                 return shown
         return await self._history(self.store, game_id, viewer, after, limit, wait)
 

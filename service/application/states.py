@@ -77,17 +77,32 @@ def _state_at(blob: bytes, codec: GameCodec, version: int) -> Any | None:
     return decode_state(snap, codec.state_decoder) if snap is not None and snap.version == version else None
 
 
-async def on_standby(standby: Standby | None, read: Callable[[], Awaitable[T]]) -> T | None:
-    """*read()* on the standby, or None when the standby cannot answer it (gone, or it has not
-    replayed the game or the version yet): the caller then asks the primary."""
-    assert standby is not None
+async def from_standby(
+    standby: Standby | None,
+    viewer: Seat | None,
+    read: Callable[[EventStore], Awaitable[T]],
+    accept: Callable[[T], bool] = lambda _: True,
+) -> T | None:
+    """A spectator's read on the standby: what *read(store)* answers there, its lag then reported
+    (``Standby-Lag-Ms``) — or None, and the caller asks the primary: a seat's read
+    (read-your-writes), no standby or one trailing past its bound, one that failed or has not
+    replayed the game or the version yet, or an answer *accept* refuses."""
+    if viewer is not None or standby is None:
+        return None
+    store = standby.readable()
+    if store is None:
+        return None
     try:
-        return await read()
+        found = await read(store)
     except StoreUnavailable as exc:
         standby.failed(exc)
+        return None
     except (GameNotFound, VersionNotFound):
-        pass
-    return None
+        return None
+    if not accept(found):
+        return None
+    standby.served()
+    return found
 
 
 class States:

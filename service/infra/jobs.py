@@ -84,8 +84,6 @@ class JobQueue:
             connector=procrastinate.PsycopgConnector(conninfo=url, min_size=0, max_size=3)
         )
         self._worker: asyncio.Task | None = None
-        self.restarts = 0
-        """How often the worker stopped and was started again (a Postgres restart or failover)."""
 
         @self.app.task(
             name="yamen.bot_turn",
@@ -151,7 +149,6 @@ class JobQueue:
                 raise
             except Exception as exc:  # noqa: BLE001 - whatever stopped it, take jobs again
                 log.warning("jobs_worker_failed", error=" ".join(f"{type(exc).__name__}: {exc}".split()))
-            self.restarts += 1
             await asyncio.sleep(RESTART_SECONDS)
 
     async def bot_turn(self, game_id: str) -> None:

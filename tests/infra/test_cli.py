@@ -8,10 +8,8 @@ import argparse
 import os
 import pathlib
 import secrets
-import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from subprocess import PIPE
@@ -193,18 +191,10 @@ def test_check_times_out_while_migrations_are_pending(monkeypatch, capsys):
 @pytest.fixture(scope="module")
 def pair():
     """A primary and its streaming standby of their own (tests/infra/test_standby.py)."""
-    from tests.infra.test_standby import Pair
+    from tests.infra.test_standby import running_pair
 
-    root = pathlib.Path(tempfile.mkdtemp(prefix="yamen-cli-standby-"))
-    root.chmod(0o755)
-    the = Pair(root)
-    try:
-        the.start()
+    with running_pair("yamen-cli-standby-") as the:
         yield the
-    finally:
-        the.stop("standby")
-        the.stop("primary")
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def test_migrate_waits_for_a_primary_not_a_standby(pair, monkeypatch, capsys):

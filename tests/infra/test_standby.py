@@ -60,37 +60,24 @@ class Pair:
         self.run(str(self.bin / "initdb"), "-D", str(primary), "-U", "postgres", "--auth=trust", "--no-sync")
         with (primary / "pg_hba.conf").open("a") as hba:
             hba.write("host replication all 127.0.0.1/32 trust\n")
-        options = f"-p {self.primary_port} -k {self.root} -c synchronous_standby_names=standby -c fsync=off"
-        self.run(
-            str(self.bin / "pg_ctl"),
-            "-D",
-            str(primary),
-            "-o",
-            options,
-            "-l",
-            str(self.root / "p.log"),
-            "start",
-        )
+        self.start_node("primary", "-c synchronous_standby_names=standby")
         source = ["-h", "127.0.0.1", "-p", str(self.primary_port), "-U", "postgres"]
         conninfo = f"application_name=standby port={self.primary_port}"
         self.run(str(self.bin / "pg_basebackup"), *source, "-D", str(standby), "-R", "-d", conninfo)
-        options = f"-p {self.standby_port} -k {self.root} -c fsync=off"
-        self.run(
-            str(self.bin / "pg_ctl"),
-            "-D",
-            str(standby),
-            "-o",
-            options,
-            "-l",
-            str(self.root / "s.log"),
-            "start",
-        )
+        self.start_node("standby")
         with psycopg.connect(self.url(self.primary_port, "postgres"), autocommit=True) as conn:
             conn.execute("CREATE DATABASE yamen")
             deadline = time.monotonic() + 20
             while conn.execute("SELECT sync_state FROM pg_stat_replication").fetchone() != ("sync",):
                 assert time.monotonic() < deadline, "the standby never became synchronous"
                 time.sleep(0.1)
+
+    def start_node(self, which: str, options: str = "") -> None:
+        """``pg_ctl start`` the primary or the standby on its port."""
+        port = self.primary_port if which == "primary" else self.standby_port
+        options = f"-p {port} -k {self.root} -c fsync=off {options}"
+        log = str(self.root / f"{which}.log")
+        self.run(str(self.bin / "pg_ctl"), "-D", str(self.root / which), "-o", options, "-l", log, "start")
 
     def standby(self) -> psycopg.Connection:
         return psycopg.connect(self.url(self.standby_port), autocommit=True)
@@ -100,9 +87,10 @@ class Pair:
             self.run(str(self.bin / "pg_ctl"), "-D", str(self.root / which), "-m", "immediate", "stop")
 
 
-@pytest.fixture(scope="module")
-def pair() -> Iterator[Pair]:
-    root = Path(tempfile.mkdtemp(prefix="yamen-standby-"))
+@contextlib.contextmanager
+def running_pair(prefix: str) -> Iterator[Pair]:
+    """A started primary and standby in a new directory, stopped and removed afterwards."""
+    root = Path(tempfile.mkdtemp(prefix=prefix))
     root.chmod(0o755)
     the = Pair(root)
     try:
@@ -112,6 +100,12 @@ def pair() -> Iterator[Pair]:
         the.stop("standby")
         the.stop("primary")
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def pair() -> Iterator[Pair]:
+    with running_pair("yamen-standby-") as the:
+        yield the
 
 
 def _app(pair: Pair):
@@ -222,8 +216,4 @@ async def test_a_standby_gone_costs_no_read(pair):
                 await asyncio.sleep(0.2)
             assert (await client.get(f"/v1/games/{game_id}")).json()["version"] == version
         finally:
-            options = f"-p {pair.standby_port} -k {pair.root} -c fsync=off"
-            pair.run(
-                str(pair.bin / "pg_ctl"), "-D", str(pair.root / "standby"), "-o", options,
-                "-l", str(pair.root / "s.log"), "start",
-            )  # fmt: skip
+            pair.start_node("standby")
