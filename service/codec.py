@@ -11,8 +11,11 @@ from domain.kernel import Event, Game, union_of
 from .record.chain import NewEvent
 
 
-def tag_of(struct_type: type) -> str:
-    return struct_type.__struct_config__.tag  # type: ignore[attr-defined]
+def tag_of(struct_type: type[msgspec.Struct]) -> str:
+    """The ``type`` tag of a command or event type (every one has a string tag)."""
+    tag = struct_type.__struct_config__.tag
+    assert isinstance(tag, str), f"{struct_type.__name__} has no string tag"
+    return tag
 
 
 class GameCodec:
@@ -25,8 +28,8 @@ class GameCodec:
         ``ClaimTimeout``, ``StartClocks``)."""
         self.event_type = union_of(game.event_types)
         self.command_decoder = msgspec.json.Decoder(self.recorded_command_type)
-        self.event_decoder = msgspec.json.Decoder(self.event_type)
-        self.state_decoder = msgspec.msgpack.Decoder(game.state_type)
+        self.event_decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(self.event_type)
+        self.state_decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(game.state_type)
         self.command_tags = {tag_of(t) for t in game.command_types}
         self.event_tags = {tag_of(t) for t in game.event_types}
 

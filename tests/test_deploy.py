@@ -17,8 +17,9 @@
   JSON patches, so the test renders it (base + patches + generated ConfigMaps) and validates
   the rendered manifests like the base ones.
 * ``deploy/haproxy/haproxy.cfg`` (compose) and ``deploy/k8s-scale/haproxy.cfg`` with
-  ``haproxy -c`` (Debian's haproxy 2.6; the tests fail when it is missing, CI installs it),
-  the settings the topology relies on, and that the two files differ only in their servers.
+  ``haproxy -c`` (Debian's haproxy 2.6: slow lane, whose ``scripts/test --slow`` installs it; the
+  tests fail when it is missing), the settings the topology relies on, and that the two files
+  differ only in their servers (default lane: Python alone).
 * ``deploy/k8s/*.yaml`` parse, carry the required keys, reference each other
   consistently, and validate against the strict Kubernetes OpenAPI schemas that
   ``kubernetes-validate`` ships.
@@ -504,6 +505,7 @@ def _haproxy_sections(path: Path) -> dict[str, list[str]]:
     return sections
 
 
+@pytest.mark.slow  # needs Debian's haproxy, which the slow lane installs
 @pytest.mark.parametrize("path", [HAPROXY_CFG, K8S_HAPROXY_CFG], ids=["compose", "k8s"])
 def test_haproxy_config_is_valid(path) -> None:
     result = _haproxy_check(path)
@@ -514,6 +516,7 @@ def test_haproxy_config_is_valid(path) -> None:
     assert all("could not resolve address" in line for line in warnings), "\n".join(warnings)
 
 
+@pytest.mark.slow  # needs Debian's haproxy, which the slow lane installs
 def test_haproxy_check_rejects_a_broken_config(tmp_path) -> None:
     broken = tmp_path / "haproxy.cfg"
     broken.write_text(HAPROXY_CFG.read_text().replace("option redispatch", "option redispatchh"))

@@ -12,7 +12,8 @@ sets, goal pools, final scoring overlay) is data here, chosen by chapter in :fun
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Collection
+from typing import Any, NotRequired, TypedDict
 
 import msgspec
 
@@ -355,8 +356,8 @@ class JiangnanComponents(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
         _unique([t.id for t in self.travel_tiles], "travel_tiles")
         if len(self.travel_tiles) != 12 or len(self.travel_tiles) < len(cities):
             raise ValueError("travel_tiles: 12 Travel Tiles (Components), one for each city and 2 more")
-        for t in self.travel_tiles:
-            _subset(t.bonus, icons, f"travel tile {t.id}")
+        for travel in self.travel_tiles:
+            _subset(travel.bonus, icons, f"travel tile {travel.id}")
         for path in self.bot_paths.paths:
             _subset(path, set(cities), "bot_paths")
         # Temple Fair: a ring of 6 spaces and paths, 12 Shop sides, 3 pointer sides.
@@ -441,28 +442,40 @@ SPIRITS_TILES = DATA.spirits_tiles.value
 DISTRICT_COST = dict(DATA.district_cost.costs)
 """Parlour and Tavern: pay 1 Coin (you must be able to pay it to visit)."""
 
+
 # --- action tiles ---------------------------------------------------------------------------
-STARTING_TILES: dict[str, dict] = {
+class ActionTileFacts(TypedDict):
+    """An Action Tile as the rules and front ends read it (``components()["action_tiles"]``)."""
+
+    districts: list[str]
+    bonus: list[str]
+    age: NotRequired[int]
+    """Not given for a Starting Action Tile."""
+    advanced: NotRequired[bool]
+    """Given (true) for an Advanced Action Tile only."""
+
+
+STARTING_TILES: dict[str, ActionTileFacts] = {
     t.id: {"districts": list(t.districts), "bonus": list(t.bonus)} for t in DATA.action_tiles if t.age == 0
 }
-BASIC_TILES: dict[str, dict] = {
+BASIC_TILES: dict[str, ActionTileFacts] = {
     t.id: {"districts": list(t.districts), "bonus": list(t.bonus), "age": t.age}
     for t in DATA.action_tiles
     if t.age > 0 and not t.advanced
 }
-ADVANCED_TILES: dict[str, dict] = {
+ADVANCED_TILES: dict[str, ActionTileFacts] = {
     t.id: {"districts": list(t.districts), "bonus": list(t.bonus), "age": t.age, "advanced": True}
     for t in DATA.action_tiles
     if t.advanced
 }
-ACTION_TILES: dict[str, dict] = {**STARTING_TILES, **BASIC_TILES, **ADVANCED_TILES}
+ACTION_TILES: dict[str, ActionTileFacts] = {**STARTING_TILES, **BASIC_TILES, **ADVANCED_TILES}
 
 
 def tiles_of_age(age: int) -> list[str]:
     return [t for t, d in BASIC_TILES.items() if d["age"] == age]
 
 
-def tile_pool(ages, advanced: bool) -> list[str]:
+def tile_pool(ages: Collection[int], advanced: bool) -> list[str]:
     """The Action Tiles of the given Ages (basic, plus the advanced ones if used)."""
     out = [t for t, d in BASIC_TILES.items() if d["age"] in ages]
     if advanced:
@@ -479,7 +492,20 @@ DRAFT_TILES_B = _DRAFT["B"]
 # --- portfolio tiles ------------------------------------------------------------------------
 PORTFOLIO_TYPE = dict(DATA.portfolio_types.types)
 """ids from the List of Works: A = Paintings, B = Dramas, C = Novels."""
-PORTFOLIOS: dict[str, dict] = {
+
+
+class PortfolioFacts(TypedDict):
+    """A Portfolio Tile as the rules and front ends read it (``components()["portfolios"]``)."""
+
+    type: str
+    """painting, drama or novel."""
+    age: int
+    cost: int
+    payout: dict[str, int]
+    income: dict[str, int]
+
+
+PORTFOLIOS: dict[str, PortfolioFacts] = {
     p.id: {
         "type": PORTFOLIO_TYPE[p.id[0]],
         "age": p.age,
@@ -576,7 +602,7 @@ BOARD_DISTRICTS = board_districts("")
 """The current layout of each District Board."""
 
 _ENTRY_FIELDS = ("chapter", "printed", "source")
-CHAPTERS: dict[int, dict] = {
+CHAPTERS: dict[int, dict[str, Any]] = {
     c.chapter: {k: v for k, v in msgspec.structs.asdict(c).items() if k not in _ENTRY_FIELDS}
     for c in DATA.chapters
 }
@@ -591,8 +617,19 @@ OPTION_VALUES = {
     "overlay": ("A", "B", "random"),
 }
 
+
 # Imperial Exam (Society side B): unpublished Portfolios discarded and Ideas paid per degree.
-EXAMS = {e.degree: {"name": e.name, "portfolios": e.portfolios, "ideas": e.ideas} for e in DATA.exams}
+class ExamFacts(TypedDict):
+    """An Imperial Degree's exam: its name, the Portfolios discarded and the Ideas paid."""
+
+    name: str
+    portfolios: int
+    ideas: int
+
+
+EXAMS: dict[int, ExamFacts] = {
+    e.degree: {"name": e.name, "portfolios": e.portfolios, "ideas": e.ideas} for e in DATA.exams
+}
 
 # Charming Scholar (Parlour side B): the 6 Charm Tiles.
 CHARMS = {c.id: c.requirement for c in DATA.charms}
@@ -604,7 +641,7 @@ BOT_PATHS = [list(p) for p in DATA.bot_paths.paths]
 """The Bot travels Path A, B, C and D in this order, a whole path per Travel action."""
 
 
-def chapter_setup(chapter: int) -> dict:
+def chapter_setup(chapter: int) -> dict[str, Any]:
     """The printed setup of a chapter."""
     return dict(CHAPTERS[chapter])
 
@@ -629,7 +666,7 @@ def _entry_id(entry: Entry) -> Any:
     raise AssertionError(type(entry).__name__)  # pragma: no cover - every list entry has an id
 
 
-def components() -> dict:
+def components() -> dict[str, Any]:
     return {
         "ideas": list(IDEAS),
         "districts": list(DISTRICTS),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.kernel import Event
+
 from .events import (
     ActionTileDrafted,
     ActionTileDrawn,
@@ -60,7 +62,7 @@ from .events import (
 from .state import State
 
 
-def describe(state: State, event) -> str:
+def describe(state: State, event: Event) -> str:
     who = f"Seat {getattr(event, 'seat', '?')}"
     match event:
         case GameSetUp(players=n, chapter=ch, rules_version=rules):

@@ -106,40 +106,54 @@ def resolve(options: JiangnanOptions, rules_version: str = RULES_VERSION) -> dic
         raise InvalidOptions(f"difficulty must be one of {', '.join(C.DIFFICULTIES)}")
     if options.difficulty != "easy" and options.players != 1:
         raise InvalidOptions("difficulty levels are for the solo Bot")
-    if rules_version != "jiangnan-2":  # jiangnan-3: a configuration whose Upkeep board cannot be filled
+    if rules_version != "jiangnan-2":  # jiangnan-3: refuse what cannot be set up as printed
         for side in ("A", "B") if out["upkeep"] == "random" else (out["upkeep"],):
-            why = unfillable(options.players, out["action_tiles"] == "advanced", out["mixed_ages"], side)
+            why = draft_shortfall(options.players, out["action_tiles"] == "advanced", out["mixed_ages"], side)
             if why is not None:
-                prefix = "upkeep random may draw side B: " if out["upkeep"] == "random" else ""
+                prefix = f"upkeep random may draw side {side}: " if out["upkeep"] == "random" else ""
                 raise InvalidOptions(prefix + why)
     return out
 
 
-def unfillable(players: int, advanced: bool, mixed_ages: bool, side: str) -> str | None:
-    """Why the Upkeep board cannot be filled as the rules say, or None.  Game Setup 7 and Upkeep
-    Events a place a fixed number of Action Tiles (side A 6/9/12, side B 8/12/15 for 1-2/3/4
-    players) at setup and in Rounds 1-3, so that "Each player will draft 3 new Action Tiles per
-    round"; Mixed Ages Drafting takes the setup and Round 1 tiles from one silver bag (Ages 1+2) and
-    the Round 2 and 3 tiles from one gold bag (Ages 3+4)."""
+def draft_shortfall(players: int, advanced: bool, mixed_ages: bool, side: str) -> str | None:
+    """Why such a game cannot be set up as printed, or None.  Draft New Action Tiles: "Each player
+    will draft 3 new Action Tiles per round" (one per Scholar, Rounds 1-4; not the vassals nor the
+    Bot), from the Upkeep board.  It is filled at setup (Game Setup 7) and at the refills of Rounds
+    1-3 (Upkeep Events a) with the board's number of tiles (side A 6/9/12, side B 8/12/15 for 1-2/3/4
+    players) of the Age, all of them when fewer are left; Mixed Ages Drafting draws the setup and
+    Round 1 fills from one silver bag (Ages 1+2), the Round 2 and 3 fills from one gold bag (Ages
+    3+4), so the second fill of a bag gets what the first left.  A fill of fewer tiles than the
+    round's drafts is the one thing that cannot be played: at 4 players, side B (15) with the basic
+    tiles and Mixed Ages leaves 9 of the 24 silver tiles for the 12 drafts of Round 2.  Side B with
+    the basic tiles and no Mixed Ages places all 12 Age 1 (and Age 2) tiles, which the 12 drafts
+    take (jiangnan-2 played it so)."""
     count = (C.DRAFT_TILES if side == "A" else C.DRAFT_TILES_B)[players]
-    fills = [1, *(C.REFILL_AGE[r] for r in sorted(C.REFILL_AGE))]  # the Age of each fill
-    tiles = "basic and advanced" if advanced else "basic"
-    if mixed_ages:
-        for name, ages in (("silver", [1, 2]), ("gold", [3, 4])):
-            needed = count * sum(1 for age in fills if age in ages)
-            have = len(C.tile_pool(ages, advanced))
-            if have < needed:
-                return (
-                    f"Mixed Ages Drafting: side {side} of the Upkeep board places {count} Action Tiles "
-                    f"at {players} players, {needed} from the {name} bag, which holds {have} {tiles} "
-                    "tiles (use side A, or the advanced tiles)"
-                )
-        return None
-    for age in sorted(set(fills)):
-        have = len(C.tile_pool([age], advanced))
-        if have < count:
-            return (
-                f"side {side} of the Upkeep board places {count} Action Tiles at {players} players, "
-                f"but there are {have} {tiles} Age {age} tiles (use side A, or the advanced tiles)"
-            )
+    drafts = C.SCHOLARS * players
+    fills = [(1, 1), *((r + 1, age) for r, age in sorted(C.REFILL_AGE.items()))]  # (draft round, Age)
+    left: dict[tuple[int, ...], int] = {}
+    for draft_round, age in fills:
+        ages: tuple[int, ...] = ((1, 2) if age <= 2 else (3, 4)) if mixed_ages else (age,)
+        size = len(C.tile_pool(list(ages), advanced))
+        placed = min(count, left.setdefault(ages, size))
+        left[ages] -= placed
+        if placed >= drafts:
+            continue
+        tiles = "basic and advanced" if advanced else "basic"
+        if mixed_ages:
+            bag = "silver" if ages == (1, 2) else "gold"
+            source = f"Mixed Ages Drafting's {bag} bag of {size} {tiles} Age {ages[0]} and {ages[1]} tiles"
+            source += f" has {placed} left"
+        else:
+            source = f"there are {placed} {tiles} Age {age} tiles"
+        remedies = [
+            name
+            for name, other in (("side A", ("A", advanced)), ("the advanced tiles", (side, True)))
+            if other != (side, advanced) and draft_shortfall(players, other[1], mixed_ages, other[0]) is None
+        ]
+        who = f"{players} player{'s' if players > 1 else ''}"
+        return (
+            f"cannot be set up as printed: side {side} of the Upkeep board takes {count} Action Tiles at "
+            f"{who}, and {source} for the Round {draft_round} draft, where the {who} draft {drafts} "
+            f"({C.SCHOLARS} each)" + (f"; with {' or '.join(remedies)} it can be" if remedies else "")
+        )
     return None

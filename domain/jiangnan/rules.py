@@ -10,14 +10,13 @@ a scratch copy and runs the automatic steps (:func:`advance`) until somebody mus
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from domain.kernel import GameOver, InvalidOptions, NotYourTurn, Rng, RuleViolation
+from domain.kernel import Command, Event, GameOver, InvalidOptions, NotYourTurn, Rng, RuleViolation
 
 from . import assistants, districts, shops, society, turn, upkeep, vassals
 from . import components as C
 from . import setup as game_setup
-from .commands import ExchangeIdeas, JiangnanCommand, Pass, TakeIdeas, TakePortfolios, UseSpiritsTile
+from .commands import ExchangeIdeas, Pass, TakeIdeas, TakePortfolios, UseSpiritsTile
 from .events import SpiritsTileUsed
 from .options import JiangnanOptions
 from .play import Play, Step, gain, refusal
@@ -58,7 +57,7 @@ initial = game_setup.initial
 __all__ = ["JiangnanOptions", "decide", "initial", "legal_moves", "setup", "to_act", "why_not"]
 
 
-def setup(options: JiangnanOptions, rng: Rng, rules_version: str = RULES_VERSION) -> list[Any]:
+def setup(options: JiangnanOptions, rng: Rng, rules_version: str = RULES_VERSION) -> list[Event]:
     """Game Setup, up to the first decision (the starting Portfolios), under *rules_version*: the
     current rules, or an earlier version this code still judges (``Game.earlier_versions``), whose
     opening it re-creates event for event (what a verifier replaying an old record needs)."""
@@ -104,7 +103,7 @@ def _use_spirits_tile(c: Play, seat: int, f: Frame) -> None:
 
 
 # --- what is legal, and why not --------------------------------------------------------------------
-def legal_moves(state: State, seat: int) -> list[Any]:
+def legal_moves(state: State, seat: int) -> list[Command]:
     """Every answer to the pending step that its rule accepts, plus a Spirits Tile."""
     if state.finished or not state.steps:
         return []
@@ -120,7 +119,7 @@ def legal_moves(state: State, seat: int) -> list[Any]:
     return moves
 
 
-def why_not(state: State, seat: int, command: JiangnanCommand) -> RuleViolation | None:
+def why_not(state: State, seat: int, command: Command) -> RuleViolation | None:
     """The rule *command* breaks now, or ``None`` when it is legal (any well-typed command)."""
     if state.finished:
         return GameOver()
@@ -141,7 +140,7 @@ def why_not(state: State, seat: int, command: JiangnanCommand) -> RuleViolation 
     return step.check(state, seat, f, command)
 
 
-def _normalize(command: JiangnanCommand) -> JiangnanCommand:
+def _normalize(command: Command) -> Command:
     """Lists of choices are sets: compare them sorted."""
     if isinstance(command, TakePortfolios):
         return TakePortfolios(portfolios=sorted(command.portfolios))
@@ -152,7 +151,7 @@ def _normalize(command: JiangnanCommand) -> JiangnanCommand:
     return command
 
 
-def decide(state: State, seat: int, command: JiangnanCommand, rng: Rng) -> list[Any]:
+def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     """The events of *command*, or the :class:`RuleViolation` it breaks (the state is untouched)."""
     command = _normalize(command)
     violation = why_not(state, seat, command)

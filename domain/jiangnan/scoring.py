@@ -18,9 +18,9 @@ def final_scoring(s: State) -> list[dict[str, int]]:
     ]
     # 1. Resolve Scoring Goal Tiles: first and second place on each goal boat (ties: placed earlier).
     for boat in s.river:
-        if boat < 0 or s.boats[boat].goal is None:
+        goal = s.boats[boat].goal if boat >= 0 else None
+        if goal is None:
             continue
-        goal = s.boats[boat].goal
         kind = C.GOALS[goal]
         ranking = boat_ranking(s, boat)
         if ranking and power(s, ranking[0]) == "captain" and since(s, "jiangnan-3"):

@@ -33,9 +33,8 @@ Talent and Assistant combos (it values each power by a flat estimate).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from domain.kernel import Rng
+from domain.kernel import Command, Rng
 
 from . import components as C
 from .commands import (
@@ -183,7 +182,7 @@ class Ctx:
         for r in self.scorings_left():
             per = C.PUBLIC_SCORING[r]
             for t in C.TRENDS:
-                count = track.count(t)
+                count: float = track.count(t)
                 for b, when in boats:
                     if when <= r and t in self.v.board.boats[b].trends:
                         count += 0.5
@@ -319,10 +318,7 @@ def set_value(cx: Ctx, me: Me, kind: str) -> float:
 def _goal_weight(cx: Ctx, kind: str) -> float:
     """Scoring Goal Tiles: the expected VP per item of a metric from the goals in play or to come."""
     total = 0.0
-    b = cx.v.board
-    goals = [b.boats[x].goal for x in b.river if x >= 0 and b.boats[x].goal] + list(b.goal_column)
-    goals = goals[:5]
-    for g in goals:
+    for g in _goals_in_play(cx):
         k = C.GOALS[g]
         if k == kind or (k == "published" and kind in TYPES):
             first, second = C.GOAL_VPS[g]
@@ -346,7 +342,7 @@ def goal_item_value(cx: Ctx, me: Me, kind: str) -> float:
 
 def _goals_in_play(cx: Ctx) -> list[str]:
     b = cx.v.board
-    return ([b.boats[x].goal for x in b.river if x >= 0 and b.boats[x].goal] + list(b.goal_column))[:5]
+    return ([goal for x in b.river if x >= 0 and (goal := b.boats[x].goal)] + list(b.goal_column))[:5]
 
 
 def published_value(cx: Ctx, me: Me, pid: str, where: str = "") -> float:
@@ -842,7 +838,7 @@ def _spirits_tile_now(cx: Ctx) -> bool:
     return False
 
 
-def score(cx: Ctx, cmd: Any) -> float:
+def score(cx: Ctx, cmd: Command) -> float:
     v, me = cx.v, cx.me
     step = v.step
     kind = step.kind if step else ""
@@ -948,7 +944,7 @@ def score(cx: Ctx, cmd: Any) -> float:
     return 0.0
 
 
-def heuristic(view: JiangnanView, seat: int, legal: Sequence[Any], rng: Rng) -> Any:
+def heuristic(view: JiangnanView, seat: int, legal: Sequence[Command], rng: Rng) -> Command:
     """The ``heuristic`` level: the legal answer with the highest price (ties broken by ``rng``)."""
     if len(legal) == 1:
         return legal[0]

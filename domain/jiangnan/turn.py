@@ -3,6 +3,7 @@ the 2P Advance Variant's choice of the tile to discard."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from domain.kernel import RuleViolation
@@ -201,7 +202,7 @@ def _district(c: Play, f: Frame) -> None:
     start_district(c, f.seat, f.arg)
 
 
-AUTO = {"after_turn": _after_turn, "district": _district}
+AUTO: dict[str, Callable[[Play, Frame], None]] = {"after_turn": _after_turn, "district": _district}
 """Steps that need no decision: they run as soon as they are on top of the stack."""
 
 STEPS = {

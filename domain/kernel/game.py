@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -31,6 +31,9 @@ from msgspec import UNSET, UnsetType
 from .errors import InvalidOptions
 from .rng import Rng
 from .table_options import TableOptions
+
+if TYPE_CHECKING:
+    from .components import ComponentFile
 
 Seat = int
 """Seats are numbered 0..players-1 in player order."""
@@ -101,6 +104,13 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     """Game-specific final details (e.g. Yangtze's best partition of each player's goods)."""
 
 
+class TimedType(Protocol):
+    """A title's ``Timed`` command type (``domain.kernel.table.timed_type``), by its constructor: the
+    table's module imports this one, so this one names it by what it does."""
+
+    def __call__(self, *, at_ms: int, command: Command) -> Command: ...
+
+
 @dataclass(frozen=True)
 class Game:
     """One title's rules, as pure functions.  The registry maps ``kind`` to one of these."""
@@ -123,24 +133,26 @@ class Game:
     legal_moves: Callable[[Any, Seat], list[Command]]
     view: Callable[[Any, Seat | None], View]
     outcome: Callable[[Any], Outcome | None]
-    components: Callable[[], Any]
+    components: Callable[[], dict[str, Any]]
     """Component data (tiles, cards, tracks) for front ends; every assumed value marked as such."""
     describe: Callable[[Any, Event], str] | None = None
     """Optional narration of an event for ``yamen replay`` (who did what, what it cost)."""
     summary: str = ""
     variants: dict[str, str] = field(default_factory=dict)
     """Human descriptions of the options beyond ``players``."""
-    component_file: Any = None
+    component_file: ComponentFile[Any] | None = None
     """The game's :class:`~domain.kernel.components.ComponentFile` (its data file), if it has one."""
     setup_under: Callable[[Any, Rng, str], list[Event]] | None = None
     """``setup`` under one of the earlier versions (the setup event records the version)."""
     fold_events: Callable[[Any, Iterable[Event]], Any] | None = None
     """``evolve`` over many events in one loop (what :meth:`fold` runs when a game gives it): every
     load folds the events after its snapshot, so the per-event call it saves counts."""
-    strategies: dict[str, Any] = field(default_factory=dict)
+    strategies: dict[str, Callable[[Any, Seat, Sequence[Command], Rng], Command]] = field(
+        default_factory=dict
+    )
     """Bot levels beyond ``random`` (see :mod:`domain.kernel.bots`): level name -> strategy
-    ``(view, seat, legal, rng) -> Command``, strongest last."""
-    timed_type: Any = None
+    ``(view, seat, legal, rng) -> Command``, strongest last (each reads its title's own view type)."""
+    timed_type: TimedType | None = None
     """The table's ``Timed`` command for this title (``domain.kernel.table``): a command stamped with
     the time the service judged it.  Set by ``seat_game``."""
     service_command_types: tuple[type, ...] = ()
@@ -201,4 +213,4 @@ def union_of(types: Sequence[type]) -> Any:
         return Any
     if len(types) == 1:
         return types[0]
-    return Union[tuple(types)]  # type: ignore[valid-type]  # noqa: UP007 - a union of a runtime tuple
+    return Union[tuple(types)]  # noqa: UP007 - a union of a runtime tuple

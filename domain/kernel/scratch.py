@@ -9,16 +9,17 @@ emitted, so every later step of the same decision sees the table as the rules sa
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 import msgspec
 
+from .game import Event
 from .rng import Rng
 
 S = TypeVar("S")
 
 
-def clone(state: Any) -> Any:
+def clone(state: S) -> S:
     """A deep copy of a msgspec-typed state, for decisions that look ahead through their events."""
     return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
 
@@ -36,17 +37,17 @@ class Scratch(Generic[S]):
     def __init__(
         self,
         state: S,
-        evolve: Callable[[S, Any], S],
-        rng: Rng | None = None,
+        evolve: Callable[[S, Event], S],
+        rng: Rng,
         *,
         copy: Callable[[S], S] = clone,
     ) -> None:
         self.state: S = copy(state)
-        self.events: list[Any] = []
+        self.events: list[Event] = []
         self.rng = rng
         self._evolve = evolve
 
-    def emit(self, *events: Any) -> None:
+    def emit(self, *events: Event) -> None:
         """Record *events* and apply them to the copy, in order."""
         append, evolve, state = self.events.append, self._evolve, self.state
         for event in events:

@@ -36,11 +36,16 @@ from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 import msgspec
-from msgspec import UNSET
+from msgspec import UNSET, UnsetType
 
 from .errors import GameOver, RuleViolation
 from .game import Command, Event, Game, Outcome, SeatScore
 from .table_options import NO_TABLE, Clock, TableOptions
+
+# The table's rules are the service's own, written down in docs/table.md: its sections name them.
+R_TAKEBACKS = "Table: Take-backs"
+R_LEAVING = "Table: Resigning and leaving"
+R_CLOCKS = "Table: Clocks"
 
 
 def limit_ms(clock: Clock) -> int | None:
@@ -53,6 +58,10 @@ def limit_ms(clock: Clock) -> int | None:
 
 
 # --- state -----------------------------------------------------------------------------------------
+LeaveReason = Literal["resigned", "left", "timeouts", "timeout"]
+"""Why a seat left the table (a bot plays it on)."""
+
+
 class SeatClock(msgspec.Struct, kw_only=True):
     remaining_ms: int = 0
     """``total`` clocks: time left; other modes: unused."""
@@ -64,7 +73,7 @@ class Replaced(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     at_ms: int
     """When (Unix milliseconds, the service's stamp)."""
-    reason: Literal["resigned", "left", "timeouts", "timeout"]
+    reason: LeaveReason
     """``timeouts``: ``zombie_after`` timeouts; ``timeout``: time ran out under ``forfeit``."""
 
 
@@ -94,14 +103,14 @@ Never mutated."""
 
 def table_of(state: Any) -> TableState:
     """The table state of a title's state (read only); EMPTY for a game without a table."""
-    t = getattr(state, "table", UNSET)
-    return EMPTY if t is UNSET else t
+    t: TableState | UnsetType = getattr(state, "table", UNSET)
+    return EMPTY if isinstance(t, UnsetType) else t
 
 
 def _own(state: Any) -> TableState:
     """The table state to change (created on the first table event)."""
-    t = state.table
-    if t is UNSET:
+    t: TableState | UnsetType = state.table
+    if isinstance(t, UnsetType):
         t = state.table = TableState()
     return t
 
@@ -137,7 +146,7 @@ class SeatReplaced(TableEvent, frozen=True, kw_only=True):
 
     seat: int
     at_ms: int
-    reason: Literal["resigned", "left", "timeouts", "timeout"]
+    reason: LeaveReason
 
 
 class GameConceded(TableEvent, frozen=True, kw_only=True):
@@ -225,25 +234,37 @@ SERVICE_COMMANDS: tuple[type[TableCommand], ...] = (ClaimTimeout, StartClocks)
 """Table commands only the service sends (always inside ``Timed``)."""
 
 
-def timed_type(game_commands: tuple[type, ...]) -> type:
-    """``Timed`` for one title: a command (the title's or a table command) and the time the service
-    judged it at, in Unix milliseconds.  Only the service sends it; the record keeps it."""
+class Timed(TableCommand, frozen=True, kw_only=True):
+    """A command and the time the service judged it at, in Unix milliseconds.  Only the service
+    sends it; the record keeps it.  Each title decodes its own subclass (:func:`timed_type`), whose
+    ``command`` is the union of that title's commands."""
+
+    at_ms: int
+    command: Command
+
+
+def timed_type(game_commands: tuple[type, ...]) -> type[Timed]:
+    """``Timed`` for one title: a command (the title's or a table command) and its time."""
     from .game import union_of
 
     inner = union_of((*game_commands, *PUBLIC_COMMANDS, *SERVICE_COMMANDS))
-    return msgspec.defstruct(
+    timed = msgspec.defstruct(
         "Timed",
         [("at_ms", int), ("command", inner)],
-        bases=(TableCommand,),
+        bases=(Timed,),
         tag="table.Timed",
         kw_only=True,
         frozen=True,
         forbid_unknown_fields=True,
     )
+    assert issubclass(timed, Timed)  # defstruct's annotation says only Struct
+    return timed
 
 
 # --- folding -------------------------------------------------------------------------------------------
-def handlers(state_type: type, to_act: Callable[[Any], list[int]]) -> dict[type, Callable[[Any, Any], None]]:
+def handlers(
+    state_type: type[msgspec.Struct], to_act: Callable[[Any], list[int]]
+) -> dict[type, Callable[[Any, Any], None]]:
     """The table events' handlers for a title whose state (``state_type``, with a ``table`` field)
     folds by a dictionary of handlers; *to_act* is the title's own."""
     fields = [f for f in state_type.__struct_fields__ if f != "table"]
@@ -324,6 +345,7 @@ def handlers(state_type: type, to_act: Callable[[Any], list[int]]) -> dict[type,
 
     def taken_back(s: Any, e: TakenBack) -> None:
         t = _own(s)
+        assert t.undo is not None, "decide takes back only while the copy is kept"
         before = decoder.decode(t.undo)
         for name in fields:
             setattr(s, name, getattr(before, name))
@@ -379,13 +401,13 @@ def _stamp(at: int | None) -> int:
     return at
 
 
-def _leaving(state: Any, seat: int, at: int, reason: str, players: int, concede: bool) -> list[Event]:
+def _leaving(state: Any, seat: int, at: int, reason: LeaveReason, players: int, concede: bool) -> list[Event]:
     t = table_of(state)
     gone = replaced_seats(t)
     if seat in gone:
-        raise RuleViolation("seat_replaced", f"seat {seat} has already left the table")
+        raise RuleViolation("seat_replaced", f"seat {seat} has already left the table", rule=R_LEAVING)
     contenders = [s for s in range(players) if s not in gone and s != seat]
-    events: list[Event] = [SeatReplaced(seat=seat, at_ms=at, reason=reason)]  # type: ignore[arg-type]
+    events: list[Event] = [SeatReplaced(seat=seat, at_ms=at, reason=reason)]
     if concede and len(contenders) <= 1:
         events.append(GameConceded(seat=seat, at_ms=at))
     return events
@@ -403,7 +425,8 @@ def seat_game(game: Game, revealing: frozenset[type] = frozenset()) -> Game:
     inner_setup, inner_setup_under, inner_describe = game.setup, game.setup_under, game.describe
 
     def players_of(state: Any) -> int:
-        return state.players
+        players: int = state.players
+        return players
 
     def arranged(options: Any) -> list[Event]:
         """The table's own setup, after the title's: its options, when there are any."""
@@ -452,17 +475,24 @@ def seat_game(game: Game, revealing: frozenset[type] = frozenset()) -> Game:
             return _leaving(state, seat, _stamp(at), "left", players, concede=False) + _punch(t, at)
         if isinstance(command, RequestTakeback):
             if t.options.takebacks == "off":
-                raise RuleViolation("takebacks_off", "this game was created without take-backs")
+                raise RuleViolation(
+                    "takebacks_off", "this game was created without take-backs", rule=R_TAKEBACKS
+                )
             if t.takeback_by >= 0:
-                raise RuleViolation("takeback_pending", f"seat {t.takeback_by} has already asked")
+                raise RuleViolation(
+                    "takeback_pending", f"seat {t.takeback_by} has already asked", rule=R_TAKEBACKS
+                )
             if t.undo_seat != seat:
                 raise RuleViolation(
-                    "takeback_not_last", "only the last command can be taken back, by the seat that sent it"
+                    "takeback_not_last",
+                    "only the last command can be taken back, by the seat that sent it",
+                    rule=R_TAKEBACKS,
                 )
             if t.undo is None:
                 raise RuleViolation(
                     "takeback_revealed",
                     "that command used randomness or revealed hidden information: it cannot be undone",
+                    rule=R_TAKEBACKS,
                 )
             asked: list[Event] = [TakebackRequested(seat=seat)]
             others = [s for s in range(players) if s != seat and s not in replaced_seats(t)]
@@ -471,11 +501,11 @@ def seat_game(game: Game, revealing: frozenset[type] = frozenset()) -> Game:
             return asked + _punch(t, at)
         if isinstance(command, AnswerTakeback):
             if t.takeback_by < 0:
-                raise RuleViolation("no_takeback_asked", "nobody has asked for a take-back")
+                raise RuleViolation("no_takeback_asked", "nobody has asked for a take-back", rule=R_TAKEBACKS)
             if seat == t.takeback_by or seat in replaced_seats(t):
-                raise RuleViolation("not_asked", "the other seats answer a take-back")
+                raise RuleViolation("not_asked", "the other seats answer a take-back", rule=R_TAKEBACKS)
             if seat in t.consents:
-                raise RuleViolation("already_answered", "this seat has already consented")
+                raise RuleViolation("already_answered", "this seat has already consented", rule=R_TAKEBACKS)
             if not command.accept:
                 return [TakebackDeclined(seat=seat)]
             consents = {*t.consents, seat}
@@ -489,9 +519,9 @@ def seat_game(game: Game, revealing: frozenset[type] = frozenset()) -> Game:
             now = _stamp(at)
             due = deadline_ms(t, seat)
             if due is None or seat not in inner_to_act(state):
-                raise RuleViolation("no_deadline", f"seat {seat} has no running clock")
+                raise RuleViolation("no_deadline", f"seat {seat} has no running clock", rule=R_CLOCKS)
             if now < due:
-                raise RuleViolation("not_yet", f"seat {seat}'s time runs out at {due}")
+                raise RuleViolation("not_yet", f"seat {seat}'s time runs out at {due}", rule=R_CLOCKS)
             clock = t.options.clock
             assert clock is not None
             events: list[Event] = [TimedOut(seat=seat, at_ms=now)]
@@ -506,7 +536,7 @@ def seat_game(game: Game, revealing: frozenset[type] = frozenset()) -> Game:
             return events
         if isinstance(command, StartClocks):
             if not t.clocks:
-                raise RuleViolation("no_clock", "this game has no clock")
+                raise RuleViolation("no_clock", "this game has no clock", rule=R_CLOCKS)
             return [ClockPunched(seat=-1, at_ms=_stamp(at))]
         raise RuleViolation("unknown_table_command", type(command).__name__)
 

@@ -237,7 +237,9 @@ class DieTurn:
             x.emit(E.DieDeclined(seat=seat, die=die))
         else:  # the die on the space, the space's die to the resting area, the difference settled
             action = K.ACTION_OF[type(cmd)]
-            delta, bumped = self.bump(die, action, cmd.value)  # type: ignore[misc]
+            settled = self.bump(die, action, cmd.value)
+            assert not isinstance(settled, Refusal), "decide applies only what refusal let through"
+            delta, bumped = settled
             value = cmd.value or d.value
             x.emit(
                 E.DieDispatched(seat=seat, die=die, action=action, value=value, bumped=bumped, copper=delta)

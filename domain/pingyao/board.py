@@ -2,20 +2,55 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
 from . import components as C
-from .state import Player, State
+from .state import State
 
 
-def tile_of(p: Player, region: str) -> C.Tile | None:
+class RegionBoard(Protocol):
+    """A region of a player board as these helpers read it: the rules' ``state.Region`` or what a
+    seat's view shows of it (``view.PingyaoRegionView``, which the bots read)."""
+
+    @property
+    def tile(self) -> str: ...
+    @property
+    def silver(self) -> int: ...
+    @property
+    def tellers(self) -> int: ...
+    @property
+    def managers(self) -> int: ...
+    @property
+    def waiting(self) -> int: ...
+
+
+class PlayerBoard(Protocol):
+    """A player board as these helpers read it: the rules' ``state.Player`` or a seat's view of it
+    (``view.PingyaoPlayerView``)."""
+
+    @property
+    def regions(self) -> Mapping[str, RegionBoard]: ...
+    @property
+    def head_office(self) -> int: ...
+    @property
+    def reputation(self) -> int: ...
+    @property
+    def exchange(self) -> int: ...
+    @property
+    def yamen(self) -> Sequence[str]: ...
+
+
+def tile_of(p: PlayerBoard, region: str) -> C.Tile | None:
     t = p.regions[region].tile
     return C.TILES[t] if t else None
 
 
-def branch_regions(p: Player) -> list[str]:
+def branch_regions(p: PlayerBoard) -> list[str]:
     return [r for r in C.REGIONS if p.regions[r].tile]
 
 
-def colors_of(p: Player, where: str) -> tuple[str, ...]:
+def colors_of(p: PlayerBoard, where: str) -> tuple[str, ...]:
     """The head office is a three-colour piaohao; Kaifeng is treated as all three colours."""
     if where == C.HEAD_OFFICE:
         return C.COLORS
@@ -25,20 +60,20 @@ def colors_of(p: Player, where: str) -> tuple[str, ...]:
     return (C.region_color(where),)
 
 
-def piaohaos(p: Player) -> list[str]:
+def piaohaos(p: PlayerBoard) -> list[str]:
     """West Street: "Your Pingyao Head Office and each tier of branch are all treated as piaohao"."""
     return [C.HEAD_OFFICE, *branch_regions(p)]
 
 
-def silver_at(p: Player, where: str) -> int:
+def silver_at(p: PlayerBoard, where: str) -> int:
     return p.head_office if where == C.HEAD_OFFICE else p.regions[where].silver
 
 
-def skills(p: Player) -> list[str]:
+def skills(p: PlayerBoard) -> list[str]:
     return [C.TILES[p.regions[r].tile].skill for r in branch_regions(p)]
 
 
-def active(p: Player, skill: str) -> str | None:
+def active(p: PlayerBoard, skill: str) -> str | None:
     """Actions / Branch Skill Reference: the region of a branch whose skill is active - its teller
     positions are filled (a branch without teller positions is active from the start)."""
     for r in C.REGIONS:
@@ -50,12 +85,12 @@ def active(p: Player, skill: str) -> str | None:
     return None
 
 
-def count_color(p: Player, color: str) -> int:
+def count_color(p: PlayerBoard, color: str) -> int:
     """Lu'an / Guangzhou and twins: branches of a colour ("a branch's skill-granted color also counts")."""
     return sum(1 for r in branch_regions(p) if color in colors_of(p, r))
 
 
-def effective_used(p: Player, region: str) -> int:
+def effective_used(p: PlayerBoard, region: str) -> int:
     """Actions: "only the silver up to its stated effective silver amount produces income";
     each branch teller on a management position adds 1 (Tier 2 at most 1, Tier 3 at most 2)."""
     r = p.regions[region]
@@ -63,7 +98,7 @@ def effective_used(p: Player, region: str) -> int:
     return min(r.silver, tile.effective + r.managers)
 
 
-def open_position(p: Player, region: str, slot: str) -> bool:
+def open_position(p: PlayerBoard, region: str, slot: str) -> bool:
     """Confucius Temple: a free branch-teller position - the tile's teller position ("Once all of a
     branch's teller-position slots are filled, no further branch tellers may be dispatched to that
     branch"), a management position (Tier 2 at most 1, Tier 3 at most 2), or a branch-less region
@@ -83,7 +118,7 @@ def open_position(p: Player, region: str, slot: str) -> bool:
 TELLER_SLOTS = ("teller", "manager", "wait")
 
 
-def teller_targets(p: Player, only: str = "") -> list[str]:
+def teller_targets(p: PlayerBoard, only: str = "") -> list[str]:
     """Every free position ("<region>:teller" | ":manager" | ":wait"), or only those of one region."""
     return [
         f"{r}:{slot}"
@@ -93,11 +128,11 @@ def teller_targets(p: Player, only: str = "") -> list[str]:
     ]
 
 
-def has_teller_target(p: Player) -> bool:
+def has_teller_target(p: PlayerBoard) -> bool:
     return any(open_position(p, r, slot) for r in C.REGIONS for slot in TELLER_SLOTS)
 
 
-def tellers_on_branches(p: Player) -> int:
+def tellers_on_branches(p: PlayerBoard) -> int:
     """Game End 5: branch tellers on branch positions (waiting ones on empty regions do not count)."""
     return sum(p.regions[r].tellers + p.regions[r].managers for r in branch_regions(p))
 

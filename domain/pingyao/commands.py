@@ -253,7 +253,7 @@ COMMANDS = (
     TransferFunds,
 )
 DISPATCH = (BankEscort, ConfuciusTemple, WestStreet, MoneyHouseLend, MoneyHouseDeposit, CityGodTemple, Yamen)
-ACTION_OF = {
+ACTION_OF: dict[type[Command], str] = {
     BankEscort: "bank_escort",
     ConfuciusTemple: "confucius_temple",
     WestStreet: "west_street",

@@ -11,6 +11,8 @@ it is a rules change, and bumps the rules version (``versions.py``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from domain.kernel import ComponentFile, Entry
@@ -85,12 +87,12 @@ def _require(ok: bool, message: str) -> None:
         raise ValueError(message)
 
 
-def _unique(values: list, what: str) -> None:
+def _unique(values: Sequence[object], what: str) -> None:
     repeated = sorted({str(v) for v in values if values.count(v) > 1})
     _require(not repeated, f"{what} must be unique: {', '.join(repeated)} repeated")
 
 
-def _bands(values: list, what: str) -> None:
+def _bands(values: Sequence[object], what: str) -> None:
     """Die value bands 1-2 / 3-4 / 5-6: three values."""
     _require(len(values) == 3, f"{what}: one value per die band (1-2, 3-4, 5-6)")
 
@@ -134,6 +136,18 @@ class RestingAreasEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=
         super().__post_init__()
         _require(set(self.by_action) == set(ACTIONS), "one limit for each action")
         _require(all(n >= 1 for n in self.by_action.values()), "a resting area holds at least one die")
+
+
+class EventSetupsEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Event card set-ups of earlier rules versions, for the cards whose set-up changed since."""
+
+    by_card: dict[str, dict[str, str]]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for card, setup in self.by_card.items():
+            _require(set(setup) <= set(ACTIONS), f"{card}: actions")
+            _require(set(setup.values()) <= {"6", "46"}, f"{card}: set-up '6' or '46' per action")
 
 
 class RestingAreasByPlayersEntry(Entry, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -389,6 +403,7 @@ class PingyaoComponents(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     teller_dice: TellerDiceEntry
     action_phase: ActionPhaseEntry
     resting_areas: RestingAreasEntry
+    event_card_setups_pingyao_3: EventSetupsEntry
     resting_areas_pingyao_2: RestingAreasByPlayersEntry
     emergency_transfer: FeeEntry
     starting_resources: StartingResourcesEntry
@@ -437,6 +452,11 @@ class PingyaoComponents(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
             _require(story.yamen in yamen, f"storyline {story.number}: no Yamen tile {story.yamen!r}")
         cards = [e.id for e in self.event_cards]
         _unique(cards, "event card ids")
+        for e in self.event_cards:  # Solo Rules, Event Cards: a set-up die on a space can be bumped
+            full = [a for a, dice in e.setup.items() if dice == "46" and self.resting_areas.by_action[a] < 2]
+            _require(not full, f"{e.id}: a resting die fills the resting area of {', '.join(full)}")
+        old = set(self.event_card_setups_pingyao_3.by_card)
+        _require(old <= set(cards), f"event_card_setups_pingyao_3 names {sorted(old - set(cards))}")
         _require(len(cards) >= self.solo.event_rounds, "an event card for every round")
         _require(self.solo.event_rounds == self.flow.rounds, "one event card per round")
         _require(self.solo.public_dice % 3 == 0, "solo public dice come in colours of 3 dice")
@@ -607,6 +627,10 @@ EVENT_CARDS = {
     e.id: EventCard(e.name, dict(e.setup), e.goal_action, e.goal_count, e.reward, e.amount, e.ongoing)
     for e in DATA.event_cards
 }
+EVENT_SETUPS_PINGYAO_3 = {
+    card: dict(setup) for card, setup in DATA.event_card_setups_pingyao_3.by_card.items()
+}
+"""Rules pingyao-2 and pingyao-3: the set-ups of the event cards that changed in pingyao-4."""
 
 
 # --- Die values --------------------------------------------------------------------------------

@@ -398,7 +398,7 @@ def _deposit_returned(s: State, e: E.DepositSilverReturned) -> None:
 
 
 def _emergency(s: State, e: E.EmergencyTransfer) -> None:
-    """Emergency Fund Transfer: a silver moves; 5 copper, or another silver to the supply."""
+    """Emergency Fund Transfer: a silver moves; its copper fee, or another silver to the supply."""
     p = s.pl[e.seat]
     _piaohao_add(p, e.source, -1)
     _piaohao_add(p, e.dest, 1)

@@ -3,7 +3,7 @@ deposit and withdrawal piaohao) and its handling fee."""
 
 from __future__ import annotations
 
-from domain.kernel import Scratch
+from domain.kernel import Command, Scratch
 
 from . import board as B
 from . import commands as K
@@ -75,7 +75,7 @@ def offer_exchange(x: Scratch[State], seat: int, card: str, months: int, fee: bo
     return [Frame(kind="place_exchange", seat=seat, card=card, months=months, fee=fee)]
 
 
-def _piaohao_refusal(p: Player, where: str, color: str) -> Refusal | None:
+def _piaohao_refusal(p: B.PlayerBoard, where: str, color: str) -> Refusal | None:
     """West Street: a piaohao of the card's colour - "Your Pingyao Head Office and each tier of branch
     are all treated as piaohao"; the head office (and Kaifeng) are all three colours."""
     if where not in B.piaohaos(p) or color not in B.colors_of(p, where):
@@ -90,7 +90,7 @@ def _months_refusal(limit: int, months: int) -> Refusal | None:
     return None
 
 
-def _withdraw_refusal(p: Player, card: C.ExchangeCard, deposit: str, withdraw: str) -> Refusal | None:
+def _withdraw_refusal(p: B.PlayerBoard, card: C.ExchangeCard, deposit: str, withdraw: str) -> Refusal | None:
     """West Street, Note: "the deposit location and withdrawal location of an exchange cannot be the
     same piaohao"."""
     if withdraw == deposit:
@@ -110,7 +110,7 @@ def placement_refusal(
     )
 
 
-def placements(p: Player, card: str, limit: int) -> list[tuple[int, str, str]]:
+def placements(p: B.PlayerBoard, card: str, limit: int) -> list[tuple[int, str, str]]:
     """Every placement `placement_refusal` allows, its checks applied field by field."""
     c = C.CARDS[card]
     piaohaos = B.piaohaos(p)
@@ -124,7 +124,7 @@ def placements(p: Player, card: str, limit: int) -> list[tuple[int, str, str]]:
     return [(m, d, w) for m in range(1, limit + 1) if _months_refusal(limit, m) is None for d, w in pairs]
 
 
-def exchange_fee(p: Player, card: str, withdraw: str) -> int:
+def exchange_fee(p: B.PlayerBoard, card: str, withdraw: str) -> int:
     """West Street, handling fee: the card's base; withdrawal at the head office -1, Tier 2 +1,
     Tier 3 +2; Exchange track 3 and 6 each +1 (the position before this exchange's advance);
     Yamen tile "+3 copper coins per exchange handling fee"; never below 0."""
@@ -163,7 +163,7 @@ CHOOSE_CARD = SubDecision(
 
 
 # --- place_exchange: West Street step 1 -------------------------------------------------------------
-def _place_legal(s: State, f: Frame) -> list[K.PlaceExchange]:
+def _place_legal(s: State, f: Frame) -> list[Command]:
     return [
         K.PlaceExchange(months=m, deposit=d, withdraw=w)
         for m, d, w in placements(s.pl[f.seat], f.card, f.months)

@@ -50,7 +50,7 @@ def _moved(s: State, seat: int, die: int, step: int) -> Die | None:
     return d
 
 
-def die_skill_candidates(s: State, seat: int) -> Iterator[Command]:
+def die_skill_candidates(s: State, seat: int) -> Iterator[K.AdjustDie | K.SwapDice]:
     """Lasa, Changde, Jinzhou: every use on the seat's dice in the number areas (a superset)."""
     p = s.pl[seat]
     mine = [i for i, d in enumerate(s.dice) if d.owner == seat and d.where == "number"]

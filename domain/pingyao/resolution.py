@@ -3,7 +3,7 @@ position 1); a shortfall calls for an Emergency Fund Transfer."""
 
 from __future__ import annotations
 
-from domain.kernel import Scratch
+from domain.kernel import Command, Scratch
 
 from . import board as B
 from . import commands as K
@@ -11,6 +11,7 @@ from . import components as C
 from . import events as E
 from .decisions import Refusal, SubDecision, filtered
 from .state import Frame, State
+from .versions import before_4
 
 CARD_NOT_DUE = Refusal("card_not_due", "choose one of your exchange cards maturing now", "West Street")
 INVALID_SOURCE = Refusal(
@@ -18,7 +19,7 @@ INVALID_SOURCE = Refusal(
 )
 INVALID_FEE_SOURCE = Refusal(
     "invalid_fee_source",
-    "5 copper, else a silver from another piaohao, pays the fee",
+    "5 copper pays the fee; with fewer, a silver from another piaohao if one is left",
     "Emergency Fund Transfer",
 )
 
@@ -100,7 +101,7 @@ def _pays_fee(s: State, f: Frame, source: str, where: str) -> bool:
 
 def _fee_refusal(s: State, f: Frame, source: str, fee_source: str) -> Refusal | None:
     """Emergency Fund Transfer: "a shipping fee of 5 copper coins" (`fee_source` ""), else a silver
-    (none when no other silver is left)."""
+    (`fee_source` "" when no other silver is left: see `_copper_fee`)."""
     p = s.pl[f.seat]
     if p.copper >= C.TRANSFER_FEE:
         ok = fee_source == ""
@@ -113,7 +114,7 @@ def _fee_refusal(s: State, f: Frame, source: str, fee_source: str) -> Refusal | 
     return None
 
 
-def _transfer_legal(s: State, f: Frame) -> list[K.TransferFunds]:
+def _transfer_legal(s: State, f: Frame) -> list[Command]:
     piaohaos = B.piaohaos(s.pl[f.seat])
     return [
         K.TransferFunds(source=src, fee_source=fee)
@@ -128,14 +129,25 @@ def _transfer_refusal(s: State, f: Frame, cmd: K.TransferFunds) -> Refusal | Non
     return _source_refusal(s, f, cmd.source) or _fee_refusal(s, f, cmd.source, cmd.fee_source)
 
 
+def _copper_fee(s: State, seat: int, fee_source: str) -> int:
+    """The copper the transfer costs: 5; none when a silver pays in place of the fee.  When the
+    player has fewer than 5 copper and no silver but the one shipped, the rulebook is silent
+    (``pingyao-4``): the fee takes all the copper the player has - the shipped silver cannot pay it
+    (nothing would be shipped, for a fee), and the game keeps no debts; ``pingyao-2``/``-3``
+    took nothing (docs/games/pingyao.md, "Rules audit (pingyao-4)")."""
+    copper = s.pl[seat].copper
+    if copper >= C.TRANSFER_FEE:
+        return C.TRANSFER_FEE
+    return 0 if fee_source or before_4(s.rules_version) else copper
+
+
 def _transfer(x: Scratch[State], f: Frame, cmd: K.TransferFunds) -> None:
-    p = x.state.pl[f.seat]
     x.emit(
         E.EmergencyTransfer(
             seat=f.seat,
             source=cmd.source,
             dest=f.dest,
-            copper=C.TRANSFER_FEE if p.copper >= C.TRANSFER_FEE else 0,
+            copper=_copper_fee(x.state, f.seat, cmd.fee_source),
             fee_source=cmd.fee_source,
             frame=True,
         )

@@ -13,6 +13,7 @@ from .decisions import Refusal, SubDecision, filtered, queue
 from .exchange import cards_to_draw, draw_exchange, room_refusal
 from .state import Frame, State
 from .tellers import rep_bonuses, tier3_bonus
+from .versions import before_4
 
 _NOTES = "Solo Rules: Event Card Reward Notes"
 INVALID_REGION = Refusal("invalid_region", "choose red, yellow or green", "Solo Rules: Setup")
@@ -37,7 +38,7 @@ def reveal_event_card(x: Scratch[State]) -> None:
     sixes = [i for i, d in enumerate(s.dice) if d.owner < 0 and not d.large]
     placed: list[E.SetupDie] = []
     for action in C.ACTIONS:
-        pattern = C.EVENT_CARDS[card].setup.get(action, "")
+        pattern = event_setup(s, card).get(action, "")
         for k, sides in enumerate(pattern):
             die = (fours if sides == "4" else sixes).pop(0)
             placed.append(
@@ -46,6 +47,16 @@ def reveal_event_card(x: Scratch[State]) -> None:
                 )
             )
     x.emit(E.EventCardRevealed(card=card, dice=placed))
+
+
+def event_setup(s: State, card: str) -> dict[str, str]:
+    """The card's initial set-up.  ``pingyao-4``: no card puts a die in the Yamen's resting area,
+    which holds 1 - "Dice from the initial setup are treated as though someone else already used
+    this die", to be bumped by "the normal rules"; before, E02 and E09 filled it and the Yamen die
+    could not be bumped all round."""
+    if before_4(s.rules_version):
+        return C.EVENT_SETUPS_PINGYAO_3.get(card, C.EVENT_CARDS[card].setup)
+    return C.EVENT_CARDS[card].setup
 
 
 def goal_reached(s: State) -> bool:

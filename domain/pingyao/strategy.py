@@ -49,7 +49,7 @@ from . import board as B
 from . import commands as K
 from . import components as C
 from .exchange import exchange_fee, placements
-from .view import PingyaoPlayerView, PingyaoView
+from .view import PingyaoDieView, PingyaoPlayerView, PingyaoView
 
 Board = PingyaoPlayerView
 _replace = msgspec.structs.replace
@@ -389,7 +389,7 @@ def _rep_bonus_worth(ctx: Ctx, p: Board, before: int, after: int) -> float:
 
 
 # --- Action Phase: dispatching a die ------------------------------------------------------------------
-def _occupants(view: PingyaoView, action: str) -> list[Any]:
+def _occupants(view: PingyaoView, action: str) -> list[PingyaoDieView]:
     return [d for d in view.dice if d.action == action and d.where in ("space", "rest")]
 
 
@@ -488,9 +488,10 @@ def _street_worth(ctx: Ctx, p: Board, value: int) -> float:
         1 + (1 if B.active(p, "extra_card") else 0) + (1 if p.reputation >= C.REPUTATION_EXTRA_CARD else 0)
     )
     n = len(values)
-    found = sum(v * (((i + 1) ** draws - i**draws) / n**draws) for i, v in enumerate(values))
-    ctx.street[months] = found
-    return found
+    # (int ** int is typed Any: a negative exponent would make it a float)
+    worth: float = sum(v * (((i + 1) ** draws - i**draws) / n**draws) for i, v in enumerate(values))
+    ctx.street[months] = worth
+    return worth
 
 
 _CARD_KINDS = tuple(

@@ -3,7 +3,7 @@ each round - each into an action's resting area (at most 1 public die each) or o
 
 from __future__ import annotations
 
-from domain.kernel import Scratch
+from domain.kernel import Command, Scratch
 
 from . import commands as K
 from . import components as C
@@ -57,7 +57,7 @@ def _action_refusal(s: State, action: str) -> Refusal | None:
     return None
 
 
-def _legal(s: State, f: Frame) -> list[K.PlacePublicDie]:
+def _legal(s: State, f: Frame) -> list[Command]:
     actions = [a for a in (*C.ACTIONS, "") if _action_refusal(s, a) is None]
     return [
         K.PlacePublicDie(die=i, action=a)

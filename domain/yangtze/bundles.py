@@ -55,6 +55,7 @@ def sale_refusal(screen: list[int], goods: list[int]) -> RuleViolation | None:
 def bundle_value(goods: list[int]) -> int:
     """The value of a bundle (assumes :func:`bundle_kind` is not None)."""
     kind = bundle_kind(goods)
+    assert kind is not None, "not a bundle"
     table = BUNDLE_VALUES[category(goods[0])]["good" if kind == "single" else kind]
     return table[len(goods) - 1]
 
@@ -119,6 +120,10 @@ def best_partition(goods: list[int]) -> tuple[int, list[list[int]]]:
     return total, bundles
 
 
+_Key = tuple[tuple[tuple[int, ...], int], ...]
+"""A state of :func:`_best_for_category`'s programme: each open colour's later rows and its count."""
+
+
 def _best_for_category(cat: str, tiles: list[int]) -> tuple[int, list[list[int]]]:
     gtab = [0] + BUNDLE_VALUES[cat]["good"]
     ctab = [0] + BUNDLE_VALUES[cat]["colour"]
@@ -144,34 +149,34 @@ def _best_for_category(cat: str, tiles: list[int]) -> tuple[int, list[list[int]]
         for i in range(len(rows))
     ]
     # state: key -> (value so far, colour counts, chosen masks)
-    states: dict[tuple, tuple[int, tuple[int, ...], tuple[int, ...]]] = {(): (0, (0,) * len(colours), ())}
+    states: dict[_Key, tuple[int, tuple[int, ...], tuple[int, ...]]] = {(): (0, (0,) * len(colours), ())}
     for i, cols in enumerate(row_cols):
         n = len(cols)
         closing = [c for c in set(cols) if last_row[c] == i]
         sig = future[i]
-        nxt: dict[tuple, tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
+        nxt: dict[_Key, tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
         for value, counts, picks in states.values():
             for mask in range(1 << n):
-                c = list(counts)
+                tally = list(counts)
                 kept = 0
                 for k in range(n):
                     if mask >> k & 1:
                         kept += 1
                     else:
-                        c[cols[k]] += 1
-                nv = value + gtab[kept] + sum(ctab[c[x]] for x in closing)
-                key = tuple(sorted((sig[x], c[x]) for x in sig))
+                        tally[cols[k]] += 1
+                nv = value + gtab[kept] + sum(ctab[tally[x]] for x in closing)
+                key = tuple(sorted((sig[x], tally[x]) for x in sig))
                 cur = nxt.get(key)
                 if cur is None or nv > cur[0]:
-                    nxt[key] = (nv, tuple(c), (*picks, mask))
+                    nxt[key] = (nv, tuple(tally), (*picks, mask))
         states = nxt
     best_value, _counts, best_picks = max(states.values(), key=lambda v: v[0])
     bundles: list[list[int]] = []
     rest: list[int] = []
     for row, mask in zip(rows, best_picks, strict=True):
-        kept = [t for k, t in enumerate(row) if mask >> k & 1]
-        if kept:
-            bundles.append(kept)
+        bundle = [t for k, t in enumerate(row) if mask >> k & 1]
+        if bundle:
+            bundles.append(bundle)
         rest.extend(t for k, t in enumerate(row) if not mask >> k & 1)
     by_colour: dict[int, list[int]] = {}
     for t in sorted(rest):

@@ -12,6 +12,7 @@ game plays: it is a rules change (a new rules version).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable, Iterable
 from itertools import combinations
 
 import msgspec
@@ -52,7 +53,7 @@ PRINTED_COUNTS = {
 }
 
 
-def _unique(values: list, what: str) -> None:
+def _unique(values: Iterable[Hashable], what: str) -> None:
     repeated = sorted(str(v) for v, n in Counter(values).items() if n > 1)
     if repeated:
         raise ValueError(f"{what} must be unique: {', '.join(repeated)} repeated")

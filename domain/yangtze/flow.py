@@ -26,8 +26,8 @@ def to_act(state: State) -> list[Seat]:
     ph = s.phase
     if ph == "turn":
         return [s.active]
-    if ph == "auction":
-        return [s.auction_turn]  # type: ignore[list-item]
+    if ph == "auction" and s.auction_turn is not None:  # None only between the last pass and its close
+        return [s.auction_turn]
     if ph == "ruler" and s.ruler_queue:
         return [s.ruler_queue[0]]
     return []

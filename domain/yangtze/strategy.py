@@ -181,6 +181,7 @@ def bundles_with_prospect(goods: tuple[int, ...], obtainable: set[int], my_turns
     prospects = []
     for part in parts:
         size = len(part)
+        groups: tuple[tuple[int, list[int]], ...]
         if size == 1:
             groups = _GROUP_TABLES[part[0]]
         else:
@@ -374,7 +375,7 @@ def choose_order(t: _Table, legal: Sequence[Command], rng: Rng) -> Command:
 
 
 # --- the final valuation, estimated from the view ---------------------------------------------------
-def estimated_totals(t: _Table) -> list[float]:
+def estimated_totals(t: _Table) -> list[int]:
     """End of Game and Final Scoring, estimated for every seat from what this seat sees: money, the
     known goods' bundles (3 for each good unseen behind a screen), branches, unused liquidity."""
     v = t.view

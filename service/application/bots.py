@@ -20,27 +20,30 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import structlog
 
-from domain.kernel import RuleViolation, Seat, bots
+from domain.kernel import Command, RuleViolation, Seat, bots
 from domain.kernel.table import (
     AnswerTakeback,
     ClaimTimeout,
     StartClocks,
+    TableState,
     deadline_ms,
     replaced_seats,
     table_of,
 )
 
+from ..infra.jobs import JobQueue
 from .clock import record_time
+from .documents import SeatInfo
 from .errors import ApplicationError, GameEnded, VersionMismatch
 from .moves import Moves, unix_ms
 from .reads import document, legal_moves
 from .seats import Seats
-from .states import States
+from .states import Loaded, States
 
 log = structlog.get_logger("yamen.bots")
 
@@ -55,9 +58,9 @@ class BotPlayers:
         self.states = states
         self.seats = seats
         self.moves = moves
-        self.queue = None
-        """The job queue (``service.infra.jobs.JobQueue``) once the app has opened it; without one
-        (tests of the application alone) nobody plays the bot seats until :meth:`play` is called."""
+        self.queue: JobQueue | None = None
+        """The job queue once the app has opened it; without one (tests of the application alone)
+        nobody plays the bot seats until :meth:`play` is called."""
 
     # --- who asks for a turn ------------------------------------------------------------------------
     async def after_move(self, game_id: str, to_act: Sequence[Seat], state: Any = None) -> None:
@@ -75,7 +78,7 @@ class BotPlayers:
         if table is not None and table.clocks:
             await self.schedule_deadlines(game_id, table, to_act)
 
-    async def schedule_deadlines(self, game_id: str, table: Any, to_act: Sequence[Seat]) -> None:
+    async def schedule_deadlines(self, game_id: str, table: TableState, to_act: Sequence[Seat]) -> None:
         if self.queue is None:
             return
         for seat in to_act:
@@ -139,6 +142,7 @@ class BotPlayers:
                 for seat in replaced_seats(table):
                     played.setdefault(seat, strongest)
                 answer = _bot_must_answer(table, played, set())
+                move: Command
                 if answer is not None:
                     seat, move = answer, AnswerTakeback(accept=True)
                 else:
@@ -168,13 +172,13 @@ class BotPlayers:
             log.info("bot_turn", game_id=game_id, moves=made)
         return made
 
-    async def _move(self, loaded: Any, seat: Seat, command: Any, key: str) -> None:
+    async def _move(self, loaded: Loaded, seat: Seat, command: Command, key: str) -> None:
         """The service moves for *seat*: on the version it decided at, once (by *key*)."""
         await self.moves.submit(
             loaded.row.game_id, seat, command, if_match=loaded.version, idempotency_key=key, by_service=True
         )
 
-    def _decide(self, loaded: Any, seat: Seat, level: str, table_seats: list) -> Any:
+    def _decide(self, loaded: Loaded, seat: Seat, level: str, table_seats: list[SeatInfo]) -> Command:
         """What a bot of *level* plays for *seat*: from the seat's own document and legal moves."""
         seen = document(loaded, seat, table_seats)
         legal = legal_moves(loaded, seat).moves
@@ -230,7 +234,7 @@ class BotPlayers:
             log.info("timeout_move_refused", game_id=game_id, seat=seat, why=str(refused))
 
 
-def _bot_must_answer(table: Any, played: Any, zombies: set[int]) -> int | None:
+def _bot_must_answer(table: TableState, played: Collection[Seat], zombies: set[int]) -> int | None:
     """A seat played by a bot that has not yet answered the take-back asked for, if any."""
     if table.takeback_by < 0:
         return None

@@ -8,7 +8,7 @@ tagged union (see :mod:`service.http.contract`).
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -17,6 +17,10 @@ from domain.kernel import Event, Outcome, Seat, redact_for
 from ..codec import GameCodec
 from ..record.chain import StoredEvent, timestamp
 from ..record.verify import Verification
+from .option_labels import OptionLabel
+
+if TYPE_CHECKING:
+    from .narration import Narrator
 
 C = TypeVar("C")
 """A game's command."""
@@ -39,6 +43,12 @@ class CatalogueEntry(msgspec.Struct, kw_only=True):
     bot_levels: list[str] = []
     """Levels of the service's bots for this kind, weakest first (``random``: uniform among the
     legal moves)."""
+    moves: dict[str, str] = {}
+    """What each command a seat may send does, by its ``type`` (``yangtze.PurchaseGood``, the
+    table's ``table.Resign``…): the text a front end shows beside a legal move."""
+    option_labels: dict[str, OptionLabel] = {}
+    """A human label and description for every option of ``options_schema``, by key; the nested
+    ones by their dotted path (``table.clock.seconds``)."""
 
 
 class Catalogue(msgspec.Struct, kw_only=True):
@@ -60,6 +70,16 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Seats the service's bots play, from the start: seat number (as a string) -> bot level (one
     of the catalogue's ``bot_levels`` for this kind, e.g. ``{"1": "heuristic", "2": "random"}``).
     A bot decides from its own seat's view and legal moves only, like a person in that seat."""
+    rated: bool = False
+    """Ask for a rated game: when it finishes, every seat's player is rated from the outcome, if
+    every seat is then held by a distinct player or a bot. A game whose creator takes seats at
+    create (``take_seats``) is never rated: create it with ``"take_seats": "none"`` and let each
+    player claim its seat. See ``docs/ratings.md``."""
+    visibility: Literal["public", "app", "private"] | None = None
+    """Who may list and watch the game: ``public`` (anyone), ``app`` (the creating app's key and its
+    players; needs an app key or an app's player), ``private`` (the creating app's key and the
+    game's own seats). Omitted: the app's ``default_visibility``, or ``public`` without an app.
+    Anybody else is answered 404 for the game."""
 
 
 class SeatToken(msgspec.Struct, kw_only=True):
@@ -128,6 +148,9 @@ class GameSummary(msgspec.Struct, kw_only=True):
     clock, take-backs), so a player can pick a game to join from the list."""
     bots: dict[str, str] = {}
     """Seats played by the service's bots (seat -> level), for open games."""
+    visibility: Literal["public", "app", "private"] = "public"
+    """Who may list and watch the game: anyone, the owning app's key and players, or the owning
+    app's key and the game's own seats."""
 
 
 class GameList(msgspec.Struct, kw_only=True):
@@ -172,6 +195,36 @@ class TableInfo(msgspec.Struct, kw_only=True):
     """The seat whose resignation ended the game."""
 
 
+class SeatRating(msgspec.Struct, kw_only=True):
+    """One seat's rating change in a rated game (:mod:`service.application.ratings`)."""
+
+    seat: int
+    player_id: str | None
+    """The player rated for the seat (it stays rated for it when a bot took over); ``null``: a bot."""
+    bot: str | None
+    """A bot's level: an anchor, whose fixed rating takes part and never changes."""
+    rank: int
+    """The seat's place in the outcome (ties share a place)."""
+    rating_before: int
+    rating_after: int
+    delta: int
+    """``rating_after - rating_before``, as displayed."""
+    provisional: bool
+    """The player has fewer rated games in this title than the leaderboard asks for (after this one)."""
+    games: int
+    """The player's rated games in this title, this one included (0 for a bot)."""
+
+
+class GameRatings(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """What a game asked to be rated did to its players' ratings."""
+
+    rated: bool
+    """``false``: the game was asked to be rated but ended unrated (``reason`` says why)."""
+    reason: str | None = None
+    """``creator_took_seats``, ``player_holds_several_seats``, ``seat_without_player``, ``no_players``."""
+    seats: list[SeatRating] = []
+
+
 class GameDocument(msgspec.Struct, Generic[V], kw_only=True, omit_defaults=True):
     game_id: str
     kind: str
@@ -192,6 +245,9 @@ class GameDocument(msgspec.Struct, Generic[V], kw_only=True, omit_defaults=True)
     """Time travel with ``reveal=true`` after the end: the full state, hidden parts included."""
     table: TableInfo | None = None
     """The table around the game (clock, replaced seats, take-backs), for games that have one."""
+    ratings: GameRatings | None = None
+    """A finished game that was asked to be rated: every seat's rating change, or why it ended
+    unrated.  Absent while the change is being applied (the answer then carries no ``ETag``)."""
 
 
 class LegalMoves(msgspec.Struct, Generic[C], kw_only=True):
@@ -207,20 +263,31 @@ class EventEnvelope(msgspec.Struct, Generic[E], kw_only=True):
     recorded_at: str
     event: E | None
     """The event as the caller may see it; null when it is hidden from the caller entirely."""
+    text: str | msgspec.UnsetType | None = msgspec.UNSET
+    """With `include=narration`: the event told in one line, in the game's words, from the event as
+    the caller sees it (what `yamen replay` says); null for an event the game does not narrate or
+    that is hidden from the caller. Absent without `include=narration`."""
 
 
 def envelope(
-    codec: GameCodec, stored: StoredEvent, viewer: Seat | None, revealed: bool, event: Event | None = None
+    codec: GameCodec,
+    stored: StoredEvent,
+    viewer: Seat | None,
+    revealed: bool,
+    event: Event | None = None,
+    narrator: Narrator | None = None,
 ) -> EventEnvelope[Any]:
-    """A stored event as *viewer* may see it (in full once the game is over: *revealed*)."""
+    """A stored event as *viewer* may see it (in full once the game is over: *revealed*), told in
+    a line by *narrator* (which must be given the game's events in order) when there is one."""
     if event is None:
         event = codec.decode_event(stored.payload)
-    return EventEnvelope(
-        seq=stored.seq,
-        seat=stored.seat,
-        recorded_at=timestamp(stored.recorded_at),
-        event=redact_for(event, viewer, revealed=revealed),
+    shown = redact_for(event, viewer, revealed=revealed)
+    made: EventEnvelope[Any] = EventEnvelope(
+        seq=stored.seq, seat=stored.seat, recorded_at=timestamp(stored.recorded_at), event=shown
     )
+    if narrator is not None:
+        made.text = narrator.line(event, shown)
+    return made
 
 
 class MoveResult(msgspec.Struct, Generic[E, C, V], kw_only=True, omit_defaults=True):

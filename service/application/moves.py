@@ -24,7 +24,7 @@ import msgspec
 import structlog
 
 from domain.kernel import Event, Rng, RuleViolation, Seat
-from domain.kernel.table import TableCommand, replaced_seats, table_of
+from domain.kernel.table import TableCommand, Timed, replaced_seats, table_of
 
 from ..codec import json_encoder, new_events, tag_of
 from ..infra import metrics
@@ -81,11 +81,15 @@ class Moves:
         self.cache = cache
         self.clock = clock
         self.snapshot_every = max(1, snapshot_every)
-        self._in_flight: dict[tuple[str, str], asyncio.Future] = {}
+        self._in_flight: dict[tuple[str, str], asyncio.Future[None]] = {}
         """Keyed moves this worker is judging, by (game, Idempotency-Key)."""
         self.after_move: Callable[[str, list[Seat], Any], Awaitable[None]] | None = None
         """Called after a move is committed and announced, with who is to act now and the state
         (``BotPlayers.after_move``: a bot seat's turn is queued, clock deadlines scheduled)."""
+        self.on_finish: Callable[[str], None] | None = None
+        """Called with the game after the move that finished it (``Ratings.finished``)."""
+        self.on_change: Callable[[str], None] | None = None
+        """Called with the game after every committed move (``Webhooks.changed``)."""
 
     async def submit(
         self,
@@ -219,7 +223,7 @@ class Moves:
             epoch = self.states.epoch
             try:
                 await self.store.append(
-                    game_id, loaded.version, stored, status=status, now=now, idempotency=idem
+                    game_id, loaded.version, stored, status=status, now=now, idempotency=idem, to_act=to_act
                 )
             except VersionConflict as conflict:
                 metrics.MOVE_RACES.inc()
@@ -239,6 +243,10 @@ class Moves:
             every = self.snapshot_every
             due = finished or version // every != loaded.version // every
             await self.cache.set_and_announce(game_id, blob if due else None, version)
+            if self.on_change is not None:
+                self.on_change(game_id)
+            if finished and self.on_finish is not None:
+                self.on_finish(game_id)
             if self.after_move is not None and to_act:
                 await self.after_move(game_id, to_act, state)
             structlog.contextvars.bind_contextvars(version=version)
@@ -281,7 +289,7 @@ def judge(
             raise SeatReplaced(f"seat {seat} has left the table: a bot plays it")
         if (
             now is not None
-            and kind is not game.timed_type
+            and not isinstance(command, Timed)
             and (isinstance(command, TableCommand) or table.clocks)
         ):
             judged = game.timed_type(at_ms=unix_ms(now), command=command)

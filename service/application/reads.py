@@ -9,16 +9,17 @@ viewer; otherwise it loads from Redis and Postgres.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from typing import Any, NamedTuple
 
 import msgspec
 
-from domain.kernel import Seat, bots
+from domain.kernel import Game, Seat, bots
 from domain.kernel.table import EMPTY, deadline_ms, may_take_back, table_of
 
-from ..codec import json_encoder
+from ..codec import json_encoder, tag_of
 from ..infra.standby import Standby
 from ..infra.store import EventStore
 from ..record.chain import timestamp
@@ -29,6 +30,7 @@ from .documents import (
     EventEnvelope,
     GameDocument,
     GameList,
+    GameRatings,
     GameSummary,
     History,
     LegalMoves,
@@ -39,7 +41,10 @@ from .documents import (
     TableInfo,
     envelope,
 )
-from .errors import InvalidCursor, NotRevealedYet
+from .errors import InvalidCursor, NotRevealedYet, VersionNotReached
+from .identity import PUBLIC_ONLY, Listing, visibility_of
+from .narration import narrator
+from .option_labels import option_labels
 from .seats import Seats
 from .states import Loaded, States, from_standby
 from .titles import Titles
@@ -61,8 +66,11 @@ HEARTBEAT_SECONDS = 15.0
 """A stream with nothing new sends a heartbeat this often (proxies close silent connections)."""
 
 
-def document(loaded: Loaded, viewer: Seat | None, seats: list[SeatInfo]) -> GameDocument[Any]:
-    """The game as *viewer* (a seat, or None for a spectator) may see it."""
+def document(
+    loaded: Loaded, viewer: Seat | None, seats: list[SeatInfo], ratings: GameRatings | None = None
+) -> GameDocument[Any]:
+    """The game as *viewer* (a seat, or None for a spectator) may see it (with its *ratings*, once
+    a finished game asked to be rated is settled)."""
     game, state, row = loaded.game, loaded.state, loaded.row
     outcome = game.outcome(state)
     return GameDocument(
@@ -82,6 +90,7 @@ def document(loaded: Loaded, viewer: Seat | None, seats: list[SeatInfo]) -> Game
         seed=row.seed if row.status == "finished" else None,
         created_at=timestamp(row.created_at),
         table=table_info(loaded.state, viewer) if game.timed_type is not None else None,
+        ratings=ratings,
     )
 
 
@@ -114,8 +123,11 @@ def table_info(state: Any, viewer: Seat | None) -> TableInfo | None:
 
 def legal_moves(loaded: Loaded, seat: Seat | None) -> LegalMoves[Any]:
     """Every command *seat* may send now (none for a spectator, or before or after the game)."""
-    active = seat is not None and loaded.row.status == "active"
-    moves = loaded.game.legal_moves(loaded.state, seat) if active else []
+    moves = (
+        loaded.game.legal_moves(loaded.state, seat)
+        if seat is not None and loaded.row.status == "active"
+        else []
+    )
     return LegalMoves(version=loaded.version, seat=seat, moves=moves)
 
 
@@ -127,6 +139,19 @@ class Reads:
         self.store = store
         self.standby: Standby | None = None
         """Where a spectator's reads may go (:mod:`service.infra.standby`)."""
+        self.ratings_of: Callable[[str], Awaitable[tuple[bool, GameRatings | None]]] | None = None
+        """A finished game's ratings: (still being applied, the change) — ``Ratings.of_game``."""
+        self.stopping = False
+        """The server has been told to stop: live feeds end and long polls answer at once
+        (:meth:`stop_following`)."""
+
+    def stop_following(self) -> None:
+        """End every live feed and long poll now, and answer new ones at once: the server is
+        stopping and waits for them (:mod:`service.http.shutdown`)."""
+        self.stopping = True
+        board = self.states.board
+        if board is not None:
+            board.wake_all()
 
     # --- the game now -------------------------------------------------------------------------
     async def document(
@@ -142,14 +167,18 @@ class Reads:
         floor = max(if_none_match or 0, min_version or 0)
         entry = await self.states.vouched(game_id)
         if entry is not None and entry.row.version >= floor:
-            if if_none_match == entry.row.version:
+            # A finished game's rating is applied after its last move, without a new version: while
+            # it is pending the answer is neither remembered nor tagged (like an open game's).
+            pending, ratings = await self._ratings(game_id, entry.row.status)
+            if if_none_match == entry.row.version and not pending:
                 return Encoded(entry.row.version, None)
-            body = entry.documents.get(viewer)
+            body = None if pending else entry.documents.get(viewer)
             if body is None:
                 loaded = self.states.for_reading(entry)
-                body = json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id)))
-                entry.documents[viewer] = body
-            return Encoded(entry.row.version, body)
+                body = json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id), ratings))
+                if not pending:
+                    entry.documents[viewer] = body
+            return Encoded(None if pending else entry.row.version, body)
         on_standby = await from_standby(
             self.standby,
             viewer,
@@ -157,19 +186,31 @@ class Reads:
             accept=lambda loaded: loaded.version >= floor and loaded.row.status != "open",
         )
         if on_standby is not None:
-            if if_none_match == on_standby.version:
+            pending, ratings = await self._ratings(game_id, on_standby.row.status)
+            if if_none_match == on_standby.version and not pending:
                 return Encoded(on_standby.version, None)
-            body = json_encoder.encode(document(on_standby, viewer, await self.seats.table(game_id)))
-            return Encoded(on_standby.version, body)
+            table = await self.seats.table(game_id)
+            body = json_encoder.encode(document(on_standby, viewer, table, ratings))
+            return Encoded(None if pending else on_standby.version, body)
         if if_none_match is not None:
             row = await self.states.row(game_id)
-            if row.version == if_none_match and row.status != "open":
+            _reached(row.version, min_version)
+            unchanged = row.version == if_none_match and row.status != "open"
+            if unchanged and not (await self._ratings(game_id, row.status))[0]:
                 return Encoded(row.version, None)
         loaded = await self.states.load(game_id)
-        body = json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id)))
+        _reached(loaded.version, min_version)
+        pending, ratings = await self._ratings(game_id, loaded.row.status)
+        body = json_encoder.encode(document(loaded, viewer, await self.seats.table(game_id), ratings))
         # A claimed seat changes an open game without a new version, so its version is no entity
         # tag: an open game's document has none (a cached copy is always refetched in full).
-        return Encoded(None if loaded.row.status == "open" else loaded.version, body)
+        return Encoded(None if loaded.row.status == "open" or pending else loaded.version, body)
+
+    async def _ratings(self, game_id: str, status: str) -> tuple[bool, GameRatings | None]:
+        """(pending, ratings) of a finished game (see :attr:`ratings_of`); nothing for the others."""
+        if status != "finished" or self.ratings_of is None:
+            return False, None
+        return await self.ratings_of(game_id)
 
     async def legal_moves(self, game_id: str, seat: Seat | None, min_version: int | None = None) -> Encoded:
         """Every command *seat* may send now, encoded, and the version they are for (never older
@@ -182,6 +223,7 @@ class Reads:
                 entry.legal[seat] = body
             return Encoded(entry.row.version, body)
         loaded = await self.states.load(game_id, recall=True)
+        _reached(loaded.version, min_version)
         return Encoded(loaded.version, json_encoder.encode(legal_moves(loaded, seat)))
 
     async def after_move(self, game_id: str, seat: Seat, answer: Encoded, include: frozenset[str]) -> Encoded:
@@ -218,22 +260,40 @@ class Reads:
 
     # --- what happened ------------------------------------------------------------------------
     async def history(
-        self, game_id: str, viewer: Seat | None, after: int, limit: int, wait: float = 0
+        self,
+        game_id: str,
+        viewer: Seat | None,
+        after: int,
+        limit: int,
+        wait: float = 0,
+        *,
+        narrate: bool = False,
     ) -> History[Any]:
         """The events after *after* (at most *limit*), redacted for *viewer*.  With *wait* (a long
         poll), an answer that would be empty waits up to *wait* seconds for the next event, and
         comes back empty only if none arrives or the game has ended.  A spectator's history (not
-        a long poll) may come from the standby: it then ends at the standby's version."""
+        a long poll) may come from the standby: it then ends at the standby's version.  With
+        *narrate*, each event is told in a line as well (:mod:`.narration`)."""
         if wait <= 0:
             shown = await from_standby(
-                self.standby, viewer, lambda store: self._history(store, game_id, viewer, after, limit)
+                self.standby,
+                viewer,
+                lambda store: self._history(store, game_id, viewer, after, limit, narrate=narrate),
             )
             if shown is not None:
                 return shown
-        return await self._history(self.store, game_id, viewer, after, limit, wait)
+        return await self._history(self.store, game_id, viewer, after, limit, wait, narrate=narrate)
 
     async def _history(
-        self, store: EventStore, game_id: str, viewer: Seat | None, after: int, limit: int, wait: float = 0
+        self,
+        store: EventStore,
+        game_id: str,
+        viewer: Seat | None,
+        after: int,
+        limit: int,
+        wait: float = 0,
+        *,
+        narrate: bool = False,
     ) -> History[Any]:
         row = await self.states.row(game_id, store)
         _, codec = self.titles[row.kind]
@@ -245,40 +305,59 @@ class Reads:
                 if left <= 0:
                     break
                 await self._news(game_id, after, left)
+                if self.stopping:
+                    break  # answered now with what it has (nothing): the client asks the next server
                 events = await self.store.events(game_id, after=after, limit=limit)
             row = await self.store.get_game(game_id) or row
         revealed = row.status == "finished"
+        teller = None
+        if narrate and events:
+            game, _ = self.titles[row.kind]
+            teller = await narrator(store, game_id, game, codec, row.options, events[0].seq - 1)
         return History(
             version=row.version,
-            events=[envelope(codec, e, viewer, revealed) for e in events],
+            events=[envelope(codec, e, viewer, revealed, narrator=teller) for e in events],
             next_after=events[-1].seq if events and events[-1].seq < row.version else None,
         )
 
     async def follow(
-        self, game_id: str, viewer: Seat | None, after: int, idle: float = HEARTBEAT_SECONDS
+        self,
+        game_id: str,
+        viewer: Seat | None,
+        after: int,
+        idle: float = HEARTBEAT_SECONDS,
+        *,
+        narrate: bool = False,
     ) -> AsyncIterator[Batch]:
         """Batches of new events as they are appended (for the SSE stream), with whether the game
         has finished; ends with the game.  The first batch comes at once (an unknown game is
         refused before a stream starts); after it, an empty batch means *idle* seconds passed
         with nothing new (time for a heartbeat).  While the game waits for players, a batch also
-        carries the table when a seat is claimed (claims are not events)."""
+        carries the table when a seat is claimed (claims are not events).  With *narrate*, each
+        event is told in a line as well (one narrator follows the game along the stream)."""
         row = await self.states.row(game_id)
-        _, codec = self.titles[row.kind]
+        game, codec = self.titles[row.kind]
+        teller = None
         clock = asyncio.get_running_loop().time
         first = True
         quiet_since = clock()
         table_seen: Table | None = None
         while True:
-            events = await self.store.events(game_id, after=after, limit=STREAM_BATCH)
+            # The row first: a game it shows finished has all its events in the read that follows
+            # (read the other way round, the last move could commit in between, and the feed end
+            # without its last events).
             row = await self.store.get_game(game_id) or row
-            finished = row.status == "finished"
+            events = await self.store.events(game_id, after=after, limit=STREAM_BATCH)
+            finished = row.status == "finished" and (not events or events[-1].seq >= row.version)
             table = None
             if row.status == "open" or (table_seen is not None and table_seen.status == "open"):
                 now = Table(status=row.status, seats=await self.seats.table(game_id))
                 if now != table_seen:
                     table = table_seen = now
             if events or table is not None:
-                shown = [envelope(codec, e, viewer, finished) for e in events]
+                if narrate and events and teller is None:
+                    teller = await narrator(self.store, game_id, game, codec, row.options, events[0].seq - 1)
+                shown = [envelope(codec, e, viewer, finished, narrator=teller) for e in events]
                 if events:
                     after = events[-1].seq
                 yield Batch(finished, shown, table)
@@ -293,10 +372,14 @@ class Reads:
                 yield Batch(False, [])
                 first, quiet_since = False, clock()
             await self._news(game_id, after, max(0.01, idle - (clock() - quiet_since)))
+            if self.stopping:
+                return  # not finished: the stream tells the client to reconnect
 
     async def _news(self, game_id: str, after: int, timeout: float = STREAM_POLL_SECONDS) -> None:
         """Until the game may have moved past *after*: a notice (or a dropped board, or *timeout*)
-        with the board; a quarter of a second without it."""
+        with the board; a quarter of a second without it; not at all once the server is stopping."""
+        if self.stopping:
+            return
         board = self.states.board
         if board is None or not board.live:
             await asyncio.sleep(min(timeout, 0.25))
@@ -307,9 +390,25 @@ class Reads:
         await board.wait(game_id, min(timeout, STREAM_POLL_SECONDS))
 
     # --- games and titles ---------------------------------------------------------------------
-    async def games(self, kind: str | None, status: str | None, cursor: str | None, limit: int) -> GameList:
-        """Games by kind and status, newest first, *limit* at a time (keyset *cursor*)."""
-        rows = await self.store.list_games(kind, status, _decode_cursor(cursor), limit + 1)
+    async def games(
+        self,
+        kind: str | None,
+        status: str | None,
+        cursor: str | None,
+        limit: int,
+        seen: Listing = PUBLIC_ONLY,
+    ) -> GameList:
+        """Games by kind and status, newest first, *limit* at a time (keyset *cursor*): the public
+        ones, and those the caller may see besides (*seen*: :meth:`Identity.listing`)."""
+        rows = await self.store.list_games(
+            kind,
+            status,
+            _decode_cursor(cursor),
+            limit + 1,
+            app_id=seen.app_id,
+            whole_app=seen.whole_app,
+            player_id=seen.player_id,
+        )
         more = len(rows) > limit
         rows = rows[:limit]
         summaries = []
@@ -331,6 +430,7 @@ class Reads:
                     created_at=row.created_at.isoformat(),
                     options=msgspec.json.decode(row.options),
                     bots=bot_seats,
+                    visibility=visibility_of(row.visibility),
                 )
             )
         next_cursor = f"{rows[-1].created_at.isoformat()}~{rows[-1].game_id}" if more and rows else None
@@ -348,15 +448,33 @@ class Reads:
                     options_schema=msgspec.json.schema(g.options_type),
                     variants=dict(g.variants),
                     bot_levels=list(bots.levels(g)),
+                    moves=move_descriptions(g),
+                    option_labels=option_labels(msgspec.json.schema(g.options_type)),
                 )
                 for g in self.titles
             ]
         )
 
-    def components(self, kind: str) -> Any:
+    def components(self, kind: str) -> dict[str, Any]:
         """A title's component data for rendering (assumed values marked)."""
         game, _ = self.titles[kind]
-        return msgspec.to_builtins(game.components())
+        data: dict[str, Any] = msgspec.to_builtins(game.components())
+        return data
+
+
+def move_descriptions(game: Game) -> dict[str, str]:
+    """What each command a seat of *game* may send does (its docstring), by its ``type``."""
+    return {
+        tag_of(t): inspect.cleandoc(doc) for t in game.command_types if (doc := t.__dict__.get("__doc__"))
+    }
+
+
+def _reached(version: int, min_version: int | None) -> None:
+    """Refuse a read from Postgres (the primary, where every acknowledged move is) older than a
+    version the caller says it has seen: answering the older one would hide that the caller's
+    version is not this game's (or was lost with a failed primary)."""
+    if min_version is not None and version < min_version:
+        raise VersionNotReached(min_version, version)
 
 
 def _decode_cursor(cursor: str | None) -> tuple[datetime, str] | None:

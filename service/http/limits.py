@@ -1,9 +1,10 @@
 """What one client may ask of the service: how fast, how much, how slowly.
 
-- **Rate limits** (Litestar's rate-limit middleware): per seat token when the request carries one,
-  else per client address; the counts live in Redis when ``REDIS_URL`` is set (shared by every
-  worker and replica), in the worker's memory otherwise.  Over the limit: 429 problem+json with
-  ``Retry-After`` and the ``RateLimit-*`` headers.  ``YAMEN_RATE_LIMIT`` sets them.
+- **Rate limits** (:class:`CallerLimitMiddleware`): an app's traffic (its key, its players) in the
+  app's own bucket at its own ``requests_per_minute``; anybody else per seat token when the request
+  carries one, else per client address, at ``YAMEN_RATE_LIMIT``.  The counts live in Redis when
+  ``REDIS_URL`` is set (shared by every worker and replica), in the worker's memory otherwise.
+  Over the limit: 429 problem+json with ``Retry-After`` and the ``RateLimit-*`` headers.
 - **Body size**: ``MAX_BODY_BYTES`` for every route but the import of a record, which reads its
   body itself up to ``MAX_RECORD_BYTES`` (:mod:`service.application.audit`); both answer 413.
 - **Slow bodies**: a request whose body stops arriving for ``BODY_TIMEOUT_SECONDS`` is answered
@@ -13,25 +14,30 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import ipaddress
+import math
 import re
 import time
-from datetime import timedelta
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, get_args
 
 import structlog
 from litestar import Request
 from litestar.config.cors import CORSConfig
-from litestar.middleware.rate_limit import RateLimitConfig, get_remote_address
-from litestar.stores.base import Store
-from litestar.stores.memory import MemoryStore
-from litestar.stores.redis import RedisStore
+from litestar.datastructures import MutableScopeHeaders
+from litestar.enums import ScopeType
+from litestar.exceptions import TooManyRequestsException
+from litestar.middleware import ASGIMiddleware
+from litestar.middleware.rate_limit import DurationUnit, get_remote_address
+from litestar.types import ASGIApp, Message, Method, Receive, ReceiveMessage, Scope, Send
 
-from ..application.errors import RecordTooLarge
-from ..infra.cache import redis_client, redis_cluster_client
+from ..application import Application
+from ..application.errors import ApplicationError, AppRequestsReached, RecordTooLarge
+from ..application.identity import AppCaller, Credential, PlayerCaller
+from ..infra.cache import cluster_tls, redis_client, redis_cluster_client
 from ..settings import Settings
+from .dependencies import credential_of
 
 log = structlog.get_logger("yamen.limits")
 
@@ -39,7 +45,7 @@ MAX_BODY_BYTES = 1024 * 1024
 """The largest request body of any route but the record import (a command is a few hundred bytes)."""
 BODY_TIMEOUT_SECONDS = 10.0
 """How long a request body may stall between two of its chunks."""
-_UNITS = {"second", "minute", "hour", "day"}
+_UNITS: dict[str, DurationUnit] = {unit: unit for unit in get_args(DurationUnit)}
 _LIMIT = re.compile(r"^\s*(\d+)\s*/\s*(second|minute|hour|day)\s*$")
 
 
@@ -47,16 +53,17 @@ class BodyTimeout(Exception):
     """The request body stopped arriving."""
 
 
-def parse_rate_limit(text: str | None) -> tuple[str, int] | None:
+def parse_rate_limit(text: str | None) -> tuple[DurationUnit, int] | None:
     """``"1200/minute"`` -> ``("minute", 1200)``; ``"0"``, ``"off"`` or empty -> None (no limit)."""
     if text is None or text.strip().lower() in ("", "0", "off", "no", "false"):
         return None
     match = _LIMIT.match(text)
     if match is None or int(match.group(1)) < 1:
         raise ValueError(
-            f"a rate limit looks like '1200/minute' (units: {', '.join(sorted(_UNITS))}), not {text!r}"
+            f"YAMEN_RATE_LIMIT: a rate limit looks like '1200/minute' "
+            f"(units: {', '.join(sorted(_UNITS))}), not {text!r}"
         )
-    return match.group(2), int(match.group(1))
+    return _UNITS[match.group(2)], int(match.group(1))
 
 
 def caller_identity(request: Request[Any, Any, Any], trusted: Proxies = ()) -> str:
@@ -100,91 +107,226 @@ def client_address(request: Request[Any, Any, Any], trusted: Proxies = ()) -> st
     return peer
 
 
-def rate_limit_config(limit: tuple[str, int], trusted: Proxies = ()) -> RateLimitConfig:
-    unit, count = limit
-    return RateLimitConfig(
-        rate_limit=(unit, count),  # type: ignore[arg-type]
-        identifier_for_request=lambda request: caller_identity(request, trusted),
-        exclude=["/healthz", "/readyz", "/metrics"],  # probes and scrapes are not clients
-        store="rate_limit",
-    )
+WINDOWS: dict[DurationUnit, int] = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+APP_WINDOW_SECONDS = 60
+"""An app's requests are counted a minute at a time (``requests_per_minute``)."""
+EXEMPT = ("/healthz", "/readyz", "/metrics")
+"""Probes and scrapes are not clients: never counted, never refused."""
+ADMIN = "/v1/admin/"
+"""The operator's API: its bearer token is the operator's (:mod:`.controllers.admin`), no app's or
+player's, so it is not read as one; its requests count per client address like anonymous ones."""
+
+# One round trip, atomic on one key (so on a Redis Cluster too): count the request, start the
+# window with the first one, and say when it ends.  A key never outlives its window: were the
+# expiry lost (a crash between the two commands), the next request sets it again.
+_COUNT = """
+local n = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if n == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {n, ttl}
+"""
 
 
-def rate_limit_store(settings: Settings) -> Store:
-    """The counters shared by every worker and replica: on Redis (one server or a cluster) when
-    configured, else in this process."""
-    if settings.redis_cluster_nodes:
-        client = redis_cluster_client(settings.redis_cluster_nodes, settings.redis_password)
-        return FailOpen(RedisStore(client, namespace="yamen:rate"))  # type: ignore[arg-type]
-    if settings.redis_url:
-        return FailOpen(RedisStore(redis_client(settings.redis_url), namespace="yamen:rate"))
-    return MemoryStore()
+class Counters(Protocol):
+    async def count(self, key: str, window: int) -> tuple[int, float] | None:
+        """Count one request in *key*'s window of *window* seconds (started by its first request):
+        the requests counted so far in it and the seconds until it ends; None when the counters
+        cannot be reached (the request is let through)."""
+        ...
 
 
-class FailOpen(Store):
-    """A store whose failures read as "nothing stored": while Redis is down the rate limit is not
-    enforced, rather than every request failing (a limit protects the service; it is never the
-    reason it stops answering).  After a failure the backend is left alone for a second, so
-    requests do not queue behind the middleware's lock waiting for a dead Redis."""
+class MemoryCounters:
+    """The counts in this process (no Redis): each worker counts on its own."""
 
-    def __init__(self, inner: Store, *, backoff_seconds: float = 1.0) -> None:
-        self.inner = inner
+    def __init__(self) -> None:
+        self._windows: dict[str, tuple[int, float]] = {}
+        self._swept = time.monotonic()
+
+    async def count(self, key: str, window: int) -> tuple[int, float]:
+        now = time.monotonic()
+        if now - self._swept > 60:  # ended windows are dropped once a minute, not one by one
+            self._windows = {k: w for k, w in self._windows.items() if w[1] > now}
+            self._swept = now
+        n, ends = self._windows.get(key, (0, 0.0))
+        if ends <= now:
+            n, ends = 0, now + window
+        self._windows[key] = (n + 1, ends)
+        return n + 1, ends - now
+
+
+class RedisCounters:
+    """The counts in Redis (one server or a cluster), shared by every worker and replica.  While
+    Redis cannot be reached the limit is not enforced, rather than every request failing (a limit
+    protects the service; it is never the reason it stops answering); after a failure Redis is left
+    alone for a second, so requests do not each wait for a dead Redis."""
+
+    def __init__(self, client: Any, *, backoff_seconds: float = 1.0) -> None:
+        self.client = client
+        self.script = client.register_script(_COUNT)
         self.backoff = backoff_seconds
         self._down_until = 0.0
 
-    def _down(self) -> bool:
-        return time.monotonic() < self._down_until
+    async def count(self, key: str, window: int) -> tuple[int, float] | None:
+        if time.monotonic() < self._down_until:
+            return None
+        try:
+            n, ttl_ms = await self.script(keys=[RATE_PREFIX + key], args=[window * 1000])
+        except Exception as exc:  # noqa: BLE001 - any backend failure
+            self._down_until = time.monotonic() + self.backoff
+            _log_failure(exc)
+            return None
+        return int(n), int(ttl_ms) / 1000
 
-    def _failed(self, op: str, exc: Exception) -> None:
-        self._down_until = time.monotonic() + self.backoff
-        _log_failure(op, exc)
 
-    async def set(self, key: str, value: str | bytes, expires_in: int | timedelta | None = None) -> None:
-        if self._down():
+RATE_PREFIX = "yamen:rate:"
+
+
+def rate_counters(settings: Settings) -> Counters:
+    """The counters shared by every worker and replica: on Redis (one server or a cluster, over TLS
+    as configured) when configured, else in this process.  Built when the app is created, so a
+    Redis setting that cannot work stops the start-up (:func:`~service.infra.cache.redis_client`)."""
+    if settings.redis_cluster_nodes:
+        tls = cluster_tls(settings.redis_cluster_tls)
+        return RedisCounters(redis_cluster_client(settings.redis_cluster_nodes, settings.redis_password, tls))
+    if settings.redis_url:
+        return RedisCounters(redis_client(settings.redis_url))
+    return MemoryCounters()
+
+
+def _exempt(scope: Scope) -> bool:
+    return scope["path"] in EXEMPT
+
+
+class CallerLimitMiddleware(ASGIMiddleware):
+    """Who is calling, and how fast they may: the request's credential is read and verified here
+    (:func:`~service.http.dependencies.credential_of`; a key in the URL, a bad key or a bad
+    assertion is refused on every route), then the request is counted in its caller's bucket.
+
+    - an app's key, and its players' credentials and assertions: the app's own bucket
+      (``app:<app_id>``), ``requests_per_minute`` of the app;
+    - anybody else (a seat token, a guest, nobody): ``YAMEN_RATE_LIMIT`` per credential, else per
+      client address (:func:`caller_identity`); none when it is off.
+
+    Why not Litestar's ``RateLimitMiddleware``: its limit is one number for the whole app (an app's
+    is its own, read per request), it keeps every request's time in a JSON list it rewrites on each
+    request (60,000 entries for an app's minute), and it counts under a per-process lock with a
+    read then a write, so workers sharing Redis could both take the last request.  Here one atomic
+    script counts in Redis, one round trip per request; the ``RateLimit-*`` headers, ``Retry-After``
+    and the 429 are the same."""
+
+    scopes = (ScopeType.HTTP,)
+    should_bypass_for_scope = staticmethod(_exempt)
+
+    def __init__(
+        self, *, limit: tuple[DurationUnit, int] | None, counters: Counters, trusted: Proxies = ()
+    ) -> None:
+        self.limit = limit
+        self.counters = counters
+        self.trusted = trusted
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
+        request: Request[Any, Any, Any] = Request(scope)
+        application = scope["litestar_app"].state.application
+        if scope["path"].startswith(ADMIN):
+            headers = await self._count(*self._by_address(request))
+        else:
+            try:
+                credential = await credential_of(request, application)
+            except ApplicationError:
+                # A refused credential counts against its address, whatever it was: a caller trying
+                # keys (each a read of Postgres) gets no fresh bucket with each one it makes up.
+                await self._count(*self._by_address(request))
+                raise
+            headers = await self._count(*await self._bucket(request, application, credential))
+        if headers is None:
+            await next_app(scope, receive, send)
             return
-        try:
-            await self.inner.set(key, value, expires_in)
-        except Exception as exc:  # noqa: BLE001 - any backend failure
-            self._failed("set", exc)
 
-    async def get(self, key: str, renew_for: int | timedelta | None = None) -> bytes | None:
-        if self._down():
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                out = MutableScopeHeaders(message)
+                for name, value in headers.items():
+                    out[name] = value
+            await send(message)
+
+        await next_app(scope, receive, send_with_headers)
+
+    async def _count(self, bucket: str, window: int, limit: int | None) -> dict[str, str] | None:
+        """Count the request in *bucket*: the ``RateLimit-*`` headers of its answer, or a 429 when it
+        is one too many; None when it is not counted (no limit, or no counters reachable)."""
+        if limit is None:
             return None
-        try:
-            return await self.inner.get(key, renew_for)
-        except Exception as exc:  # noqa: BLE001 - any backend failure
-            self._failed("get", exc)
+        counted = await self.counters.count(bucket, window)
+        if counted is None:
             return None
+        n, resets_in = counted
+        headers = {
+            "RateLimit-Policy": f"{limit}; w={window}",
+            "RateLimit-Limit": str(limit),
+            "RateLimit-Remaining": str(max(0, limit - n)),
+            "RateLimit-Reset": str(max(1, math.ceil(resets_in))),
+        }
+        if n > limit:
+            raise TooManyRequestsException(headers=headers)
+        return headers
 
-    async def delete(self, key: str) -> None:
-        with contextlib.suppress(Exception):
-            await self.inner.delete(key)
+    def _by_address(self, request: Request[Any, Any, Any]) -> tuple[str, int, int | None]:
+        """The anonymous limit, counted per client address (the operator's API, refused credentials)."""
+        if self.limit is None:
+            return "", 0, None
+        unit, count = self.limit
+        return "address:" + client_address(request, self.trusted), WINDOWS[unit], count
 
-    async def delete_all(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.inner.delete_all()
+    async def _bucket(
+        self, request: Request[Any, Any, Any], application: Application, credential: Credential | None
+    ) -> tuple[str, int, int | None]:
+        """The caller's bucket, its window (seconds) and limit (None: not limited)."""
+        app = None
+        match credential:
+            case AppCaller(app_id=app_id, key_id=key_id):
+                app = application.apps.remembered_app(key_id) or await application.apps.app_limits(app_id)
+            case PlayerCaller(app_id=str(app_id)):
+                app = await application.apps.app_limits(app_id)
+        if app is not None:
+            return "app:" + app.app_id, APP_WINDOW_SECONDS, app.requests_per_minute
+        if self.limit is None:
+            return "", 0, None
+        unit, count = self.limit
+        return caller_identity(request, self.trusted), WINDOWS[unit], count
 
-    async def exists(self, key: str) -> bool:
-        return await self.get(key) is not None
 
-    async def expires_in(self, key: str) -> int | None:
-        if self._down():
-            return None
-        try:
-            return await self.inner.expires_in(key)
-        except Exception as exc:  # noqa: BLE001 - any backend failure
-            self._failed("expires_in", exc)
-            return None
+def app_meter(counters: Counters, application: Application) -> Callable[[str], Awaitable[None]]:
+    """Counts one request of an app (a realtime message that does work) in the app's bucket, the
+    one :class:`CallerLimitMiddleware` counts its HTTP requests in."""
+
+    async def meter(app_id: str) -> None:
+        limit = (await application.apps.app_limits(app_id)).requests_per_minute
+        counted = await counters.count("app:" + app_id, APP_WINDOW_SECONDS)
+        if counted is None:
+            return  # no counters reachable: not counted, as over HTTP
+        n, resets_in = counted
+        if n > limit:
+            raise AppRequestsReached(
+                f"the app has sent its {limit} requests this minute",
+                limit=limit,
+                retry_after=max(1, math.ceil(resets_in)),
+            )
+
+    return meter
 
 
 _last_failure_log = 0.0
 
 
-def _log_failure(op: str, exc: Exception) -> None:
+def _log_failure(exc: Exception) -> None:
     global _last_failure_log
     if time.monotonic() - _last_failure_log > 5:  # once in a while, not once per request
         _last_failure_log = time.monotonic()
-        log.warning("rate_limit_store_unavailable", op=op, error=type(exc).__name__)
+        log.warning("rate_limit_store_unavailable", error=type(exc).__name__)
 
 
 async def read_body(request: Request[Any, Any, Any], limit: int) -> bytes:
@@ -203,17 +345,17 @@ class BodyTimeoutMiddleware:
     ``BODY_TIMEOUT_SECONDS``; once the body is in, ``receive`` is untouched (a live stream
     listens on it for the client leaving)."""
 
-    def __init__(self, app: Any, *, seconds: float = BODY_TIMEOUT_SECONDS) -> None:
+    def __init__(self, app: ASGIApp, *, seconds: float = BODY_TIMEOUT_SECONDS) -> None:
         self.app = app
         self.seconds = seconds
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS", "DELETE"):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP or scope.get("method") in ("GET", "HEAD", "OPTIONS", "DELETE"):
             await self.app(scope, receive, send)
             return
         complete = False
 
-        async def timed_receive() -> Any:
+        async def timed_receive() -> ReceiveMessage:
             nonlocal complete
             if complete:
                 return await receive()
@@ -242,13 +384,19 @@ EXPOSED_HEADERS = [
 """Response headers a page on another origin may read (the version tag, a created game, back-off)."""
 
 
+API_METHODS: tuple[Method, ...] = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+"""Every method the API answers (a seat handed to a bot is PUT, taken back with DELETE; an app is
+changed with PATCH): a page on
+another origin is preflighted for each (``tests/http/test_cors.py`` checks every operation)."""
+
+
 def cors_config(origins: tuple[str, ...]) -> CORSConfig | None:
     """Cross-origin access for front ends served elsewhere; None when no origin is allowed."""
     if not origins:
         return None
     return CORSConfig(
         allow_origins=list(origins),
-        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_methods=[*API_METHODS],
         allow_headers=[
             "Authorization",
             "Content-Type",

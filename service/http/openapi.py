@@ -18,13 +18,26 @@ import json
 import re
 from typing import Any
 
+import msgspec
 import msgspec.inspect as mi
+from litestar import Request, Router
+from litestar.openapi.plugins import (
+    JsonRenderPlugin,
+    OpenAPIRenderPlugin,
+    RapidocRenderPlugin,
+    RedocRenderPlugin,
+    StoplightRenderPlugin,
+    SwaggerRenderPlugin,
+    YamlRenderPlugin,
+)
 
-from domain.kernel import Game
+from domain.kernel import Game, bots
 
 from ..codec import tag_of
+from .controllers.responses import SERVER_TIME
 
 REF = "#/components/schemas/"
+HEADERS = "#/components/headers/"
 
 
 def _discriminate(node: Any, schemas: dict[str, Any]) -> None:
@@ -165,7 +178,7 @@ def _short_names(doc: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
     text = json.dumps(doc)
     for old, new in renames.items():
         text = text.replace(json.dumps(REF + old), json.dumps(REF + new))
-    renamed = json.loads(text)
+    renamed: dict[str, Any] = json.loads(text)
     renamed["components"]["schemas"] = {
         renames.get(k, k): v for k, v in renamed["components"]["schemas"].items()
     }
@@ -206,8 +219,8 @@ def _name_unions(doc: dict[str, Any], games: dict[str, Game]) -> None:
 
 def _closed_bodies(doc: dict[str, Any], games: dict[str, Game]) -> None:
     """Request bodies the service decodes with ``forbid_unknown_fields`` (every command, the
-    create request) say so: ``additionalProperties: false``, so clients and fuzzers know an
-    unknown field is refused."""
+    create and join requests, a player's registration) say so: ``additionalProperties: false``, so
+    clients and fuzzers know an unknown field is refused."""
     tags = {
         tag_of(t)
         for g in games.values()
@@ -227,10 +240,27 @@ def _closed_bodies(doc: dict[str, Any], games: dict[str, Game]) -> None:
 
     collect(doc)
     schemas = doc["components"]["schemas"]
-    closed = {refs[tag].removeprefix(REF) for tag in tags if tag in refs} | {"CreateGame", "HandToBot"}
+    bodies = {"CreateGame", "HandToBot", "JoinSeat", "RegisterPlayer"}
+    closed = {refs[tag].removeprefix(REF) for tag in tags if tag in refs} | bodies
     for name in closed:
         if name in schemas:
             schemas[name]["additionalProperties"] = False
+
+
+def _optional_bodies(doc: dict[str, Any]) -> None:
+    """A body a handler takes as optional (``JSONBody[X | None] = None``: joinSeat's, which only an
+    app's key sends) is ``required: false`` with X's schema.  Litestar writes it as a required body of
+    X or null, and generated clients then demand a body nobody else sends."""
+    for item in doc.get("paths", {}).values():
+        for operation in item.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if not isinstance(body, dict):
+                continue
+            for media in body.get("content", {}).values():
+                one_of = media.get("schema", {}).get("oneOf")
+                if isinstance(one_of, list) and len(one_of) == 2 and {"type": "null"} in one_of:
+                    media["schema"] = next(schema for schema in one_of if schema != {"type": "null"})
+                    body["required"] = False
 
 
 def _never_null_parameters(doc: dict[str, Any]) -> None:
@@ -248,6 +278,36 @@ def _never_null_parameters(doc: dict[str, Any]) -> None:
                     if len(kept) == 1 and len(kept) < len(options):
                         del schema["oneOf"]
                         schema.update(kept[0])
+                if parameter.get("in") in ("header", "query") and _nullable_enum(schema):
+                    schema["type"] = "string"
+                    schema["enum"] = [value for value in schema["enum"] if value is not None]
+
+
+def _nullable_enum(schema: Any) -> bool:
+    """Litestar's ``Literal["a", "b"] | None``: ``type: [null, string]`` with ``null`` among the
+    enum's values, which generators turn into three copies of one enum."""
+    return (
+        isinstance(schema, dict)
+        and isinstance(schema.get("type"), list)
+        and sorted(schema["type"]) == ["null", "string"]
+        and None in schema.get("enum", [])
+    )
+
+
+def _nullable_enums_as_unions(node: Any) -> None:
+    """A body member that is one of some words or null becomes ``anyOf: [that enum, null]``: one
+    enum type (and ``None``) in a generated client instead of three copies of it."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if _nullable_enum(value):
+                words = [word for word in value["enum"] if word is not None]
+                rest = {k: v for k, v in value.items() if k not in ("type", "enum")}
+                node[key] = {"anyOf": [{"type": "string", "enum": words}, {"type": "null"}], **rest}
+            else:
+                _nullable_enums_as_unions(value)
+    elif isinstance(node, list):
+        for item in node:
+            _nullable_enums_as_unions(item)
 
 
 NDJSON = "application/x-ndjson"
@@ -288,6 +348,177 @@ def _describe_game_types(schemas: dict[str, Any], games: dict[str, Game]) -> Non
                 schema.setdefault("description", inspect.cleandoc(doc))
 
 
+def options_components(games: dict[str, Game]) -> tuple[dict[str, str], dict[str, Any]]:
+    """Each title's ``options`` schema, named ``<Kind>Options``, and the schemas it refers to (the
+    table's), written by msgspec from the options type: the same source as the catalogue's
+    ``options_schema`` and the decoder the service checks options with, so none can drift."""
+    names: dict[str, str] = {}
+    components: dict[str, Any] = {}
+    for kind, game in sorted(games.items()):
+        t = game.options_type
+        (root,), found = msgspec.json.schema_components([t], ref_template=REF + "{name}")
+        name = game_schema_name(kind, t)
+        schema = found.pop(root["$ref"].removeprefix(REF))
+        components.update(found)
+        components[name] = {**schema, "title": name}
+        names[kind] = name
+    return names, components
+
+
+def _create_game_by_kind(doc: dict[str, Any], games: dict[str, Game]) -> None:
+    """``CreateGame`` as a union discriminated by ``kind``: per title its exact ``options`` (every
+    option with its type, enum and range; ``additionalProperties: false``) and its bot levels, so a
+    generated client knows every option and an unknown one is refused by the document too.  What
+    JSON Schema cannot say (a combination of options a title cannot set up) stays a 422
+    ``invalid_options`` naming the reason."""
+    schemas = doc["components"]["schemas"]
+    base = schemas.get("CreateGame")
+    if base is None or not games:
+        return
+    names, components = options_components(games)
+    schemas.update(components)
+    mapping = {}
+    for kind, game in sorted(games.items()):
+        name = f"Create{kind.capitalize()}Game"
+        member = copy.deepcopy(base)
+        member["title"] = name
+        member["properties"]["kind"] = {"type": "string", "const": kind}
+        member["properties"]["options"] = {"$ref": REF + names[kind]}
+        member["properties"]["bots"] = {
+            **member["properties"]["bots"],
+            "propertyNames": {"pattern": "^[0-9]+$"},
+            "additionalProperties": {"type": "string", "enum": list(bots.levels(game))},
+        }
+        schemas[name] = member
+        mapping[kind] = REF + name
+    schemas["CreateGame"] = {
+        "title": "CreateGame",
+        "description": "A new game: its title (`kind`) decides which `options` and bot levels it takes",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "kind", "mapping": mapping},
+    }
+
+
+SERVER_TIME_HEADER = {
+    "description": "The service's time (Unix ms) when it answered: compare clock deadlines with it",
+    "required": True,
+    "schema": {"type": "string", "pattern": "^[0-9]+$"},
+}
+
+
+def _server_time_on_every_answer(doc: dict[str, Any]) -> None:
+    """Every answer carries ``Server-Time-Ms`` (the app stamps each one as it is sent,
+    :func:`~service.http.controllers.responses.stamp_server_time`): each response says so, by a
+    reference to the one definition (``components.headers``)."""
+    doc.setdefault("components", {}).setdefault("headers", {})["ServerTimeMs"] = SERVER_TIME_HEADER
+    for item in doc.get("paths", {}).values():
+        for operation in item.values():
+            for response in operation.get("responses", {}).values() if isinstance(operation, dict) else ():
+                response.setdefault("headers", {})[SERVER_TIME] = {"$ref": HEADERS + "ServerTimeMs"}
+
+
+UNROUTED = (
+    "`not_found`: the path matches no route (a path parameter of the wrong type: a seat that is no number)"
+)
+
+
+def _unrouted_paths(doc: dict[str, Any]) -> None:
+    """An operation with path parameters also answers the router's own 404 (``not_found``), for a
+    path whose parameter does not fit its type: said beside the operation's own 404 codes."""
+    for path, item in doc.get("paths", {}).items():
+        if "{" not in path:
+            continue
+        for operation in item.values():
+            found = operation.get("responses", {}).get("404") if isinstance(operation, dict) else None
+            if found is not None:
+                found["description"] = f"{found['description']}; {UNROUTED}"
+
+
+SECURITY_SCHEMES: dict[str, dict[str, str]] = {
+    "appKey": {
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "ymk_<key_id>.<secret>",
+        "description": "An app's API key, server to server: `ymk_` then the key's public id (12 lowercase "
+        "hex characters), a dot and the secret. Made by the operator (`yamen apps create`, the admin API), "
+        "shown once, rotated with an overlap, revocable. The app's games and limits go with it.",
+    },
+    "playerCredential": {
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "ymp_<credential_id>.<secret> or JWT",
+        "description": "A player: its credential `ymp_<credential_id>.<secret>`, or a short-lived assertion "
+        "its app's server signed (a JWT: HS256 or EdDSA, `kid` the app's signing key, `iss` the app id, "
+        "`sub` the app's id for the player, `aud` `yamen`, `exp` and `iat`). In a game it acts as the seat "
+        "it holds there.",
+    },
+    "seatToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "ymn.<seat>.<secret>",
+        "description": "One seat of one game: `ymn.`, the seat number, a dot and the secret. Shown once, "
+        "when the seat is taken.",
+    },
+    "adminToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The operator's token (`YAMEN_ADMIN_TOKEN`), for `/v1/admin` only.",
+    },
+}
+"""Every credential the API takes, all ``Authorization: Bearer …``; never in a query string."""
+
+SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {"playerCredential": []}]
+"""A game's operation only a seat may call (a spectator is refused ``token_required``)."""
+WATCHER: list[dict[str, list[str]]] = [*SEAT, {"appKey": []}, {}]
+"""A game's operation anybody who may see the game calls: a seat, a player, an app, or nobody (a
+spectator; the game's visibility decides whether it exists for them)."""
+ANYBODY: list[dict[str, list[str]]] = [{"appKey": []}, {"playerCredential": []}, {}]
+"""An operation outside any game: an app or a player counts against its app's limits (and a game it
+creates is its app's); anybody else calls it anonymously."""
+
+
+def _security(doc: dict[str, Any]) -> None:
+    """The credentials each operation takes (``security``), so generated clients carry them: kept
+    where the handler declares its own (the admin API); else a ``{game_id}`` operation that answers
+    ``token_required`` needs a seat (:data:`SEAT`), any other game operation is :data:`WATCHER`'s,
+    and the rest of ``/v1`` :data:`ANYBODY`'s."""
+    doc.setdefault("components", {})["securitySchemes"] = SECURITY_SCHEMES
+    for path, item in doc.get("paths", {}).items():
+        if not path.startswith("/v1/"):
+            continue
+        for operation in item.values():
+            if not isinstance(operation, dict) or "security" in operation:
+                continue
+            if "{game_id}" in path:
+                needs_seat = "`token_required`" in operation.get("responses", {}).get("401", {}).get(
+                    "description", ""
+                )
+                operation["security"] = copy.deepcopy(SEAT if needs_seat else WATCHER)
+            else:
+                operation["security"] = copy.deepcopy(ANYBODY)
+
+
+SEAT_PARAMETER: dict[str, Any] = {
+    "name": "seat",
+    "in": "query",
+    "required": False,
+    "description": "With a player's credential or assertion: the seat the player acts as, when it holds "
+    "several seats of this game (hot seat); its only seat otherwise",
+    "schema": {"type": "integer", "minimum": 0, "maximum": 16},
+}
+
+
+def _seat_parameter(doc: dict[str, Any]) -> None:
+    """``?seat=`` on every operation a player may call in a game, unless its path names a seat
+    already (:func:`service.http.dependencies.game_access` reads it)."""
+    for path, item in doc.get("paths", {}).items():
+        if "{game_id}" not in path or "{seat}" in path:
+            continue
+        for operation in item.values():
+            if isinstance(operation, dict) and {"playerCredential": []} in operation.get("security", []):
+                operation.setdefault("parameters", []).append(copy.deepcopy(SEAT_PARAMETER))
+
+
 def finish_openapi(document: dict[str, Any], games: dict[str, Game]) -> dict[str, Any]:
     doc = _short_names(copy.deepcopy(document), games)
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
@@ -296,14 +527,56 @@ def finish_openapi(document: dict[str, Any], games: dict[str, Game]) -> dict[str
     if games:
         _name_unions(doc, games)
     _closed_bodies(doc, games)
+    _create_game_by_kind(doc, games)
     _never_null_parameters(doc)
+    _nullable_enums_as_unions(schemas)
+    _optional_bodies(doc)
     _records_as_bytes(doc)
+    _server_time_on_every_answer(doc)
+    _unrouted_paths(doc)
+    _security(doc)
+    _seat_parameter(doc)
     for item in doc.get("paths", {}).values():
         for operation in item.values():
             for response in operation.get("responses", {}).values() if isinstance(operation, dict) else ():
                 for header in response.get("headers", {}).values():
-                    header.setdefault("schema", {"type": "string"})  # Litestar omits it; ours are all text
+                    if "$ref" not in header:  # Litestar omits the schema; ours are all text
+                        header.setdefault("schema", {"type": "string"})
                 if "headers" in response:  # Litestar's order varies from run to run
                     response["headers"] = dict(sorted(response["headers"].items()))
     doc.setdefault("info", {})["x-games"] = sorted(games)
     return doc
+
+
+class Finished(OpenAPIRenderPlugin):
+    """One of Litestar's renderings of the document (JSON, YAML, a browsing page) given the finished
+    document (the app's ``openapi_document``: what ``yamen openapi`` writes) instead of Litestar's
+    raw one, whose schema names run to thousands of characters and which has no descriptions."""
+
+    def __init__(self, inner: OpenAPIRenderPlugin) -> None:
+        super().__init__(
+            path=inner.paths, media_type=inner.media_type, favicon=inner.favicon, style=inner.style
+        )
+        self.inner = inner
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        return self.inner.render(request, request.app.state.openapi_document(request.app))
+
+    def receive_router(self, router: Router) -> None:
+        self.inner.receive_router(router)
+
+
+def render_plugins() -> list[OpenAPIRenderPlugin]:
+    """What ``/schema`` serves (Litestar's usual set: Redoc at ``/schema`` itself), every one of
+    them the finished document."""
+    return [
+        Finished(plugin)
+        for plugin in (
+            RedocRenderPlugin(),
+            SwaggerRenderPlugin(),
+            RapidocRenderPlugin(),
+            StoplightRenderPlugin(),
+            JsonRenderPlugin(),
+            YamlRenderPlugin(),
+        )
+    ]

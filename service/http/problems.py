@@ -15,6 +15,7 @@ import structlog
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import ResponseSpec
+from litestar.types import ExceptionHandlersMap
 
 from domain.kernel import NotYourTurn, RuleViolation
 
@@ -43,13 +44,15 @@ class ProblemDetails(msgspec.Struct, kw_only=True, omit_defaults=True):
     rule: str | None = None
     """For rule violations: the rulebook section that forbids the move."""
     current_version: int | None = None
-    """For 412 Precondition Failed: the game's version now."""
+    """For 412 ``version_mismatch`` and 409 ``version_not_reached``: the game's version now."""
     errors: list[dict[str, Any]] | None = None
     """For 400 Bad Request: what was wrong with each parameter or field."""
     postgres: str | None = None
     """For 503 ``not_ready``: Postgres' state (``ok``, ``unavailable``)."""
     redis: str | None = None
     """For 503 ``not_ready``: Redis' state (``ok``, ``unavailable``, ``memory`` without Redis)."""
+    limit: int | None = None
+    """For 429: the number the caller reached (requests a window, games a day, games at once)."""
 
 
 TITLES = {
@@ -80,6 +83,7 @@ STATUS: dict[type[Exception], int] = {
     app.TooLarge: 413,
     app.Unprocessable: 422,
     RuleViolation: 422,
+    app.TooMany: 429,
     app.Unavailable: 503,
 }
 """The status of each kind of refusal (the most specific class in an exception's MRO wins)."""
@@ -94,14 +98,14 @@ def status_of(kind: type[Exception]) -> int:
 
 # --- answering ----------------------------------------------------------------------------------
 def answer(
-    request: Request,
+    request: Request[Any, Any, Any],
     status: int,
     code: str,
     detail: str | None,
     *,
     headers: dict[str, str] | None = None,
     **extra: Any,
-) -> Response:
+) -> Response[bytes]:
     structlog.contextvars.bind_contextvars(code=code)
     headers = dict(headers or {})
     if status == 401:
@@ -122,15 +126,18 @@ def answer(
     )
 
 
-def _on_refusal(request: Request, exc: app.ApplicationError) -> Response:
-    return answer(request, status_of(type(exc)), exc.code, exc.detail, **exc.extra)
+def _on_refusal(request: Request[Any, Any, Any], exc: app.ApplicationError) -> Response[bytes]:
+    extra = dict(exc.extra)
+    retry_after = extra.pop("retry_after", None)
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+    return answer(request, status_of(type(exc)), exc.code, exc.detail, headers=headers, **extra)
 
 
-def _on_rule_violation(request: Request, exc: RuleViolation) -> Response:
+def _on_rule_violation(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[bytes]:
     return answer(request, status_of(type(exc)), exc.code, exc.message, rule=exc.rule)
 
 
-def _on_validation(request: Request, exc: ValidationException) -> Response:
+def _on_validation(request: Request[Any, Any, Any], exc: ValidationException) -> Response[bytes]:
     extra = exc.extra if isinstance(exc.extra, list) else None
     errors = [e for e in (extra or []) if isinstance(e, dict)] or None
     # The message never echoes the request (it could carry a token).
@@ -147,13 +154,16 @@ _HTTP_CODES = {
 }
 
 
-def _on_http(request: Request, exc: HTTPException) -> Response:
+def _on_http(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
     headers = dict(exc.headers or {})
     if exc.status_code == 429:
         # The IETF RateLimit headers say when the window resets; Retry-After says it to every client.
         headers.setdefault("Retry-After", headers.get("RateLimit-Reset", str(RETRY_AFTER_SECONDS)))
         detail = "too many requests from this caller; retry after the number of seconds in Retry-After"
-        return answer(request, 429, "too_many_requests", detail, headers=headers)
+        limit = headers.get("RateLimit-Limit")
+        return answer(
+            request, 429, "too_many_requests", detail, headers=headers, limit=int(limit) if limit else None
+        )
     return answer(
         request,
         exc.status_code,
@@ -163,26 +173,26 @@ def _on_http(request: Request, exc: HTTPException) -> Response:
     )
 
 
-def _on_body_timeout(request: Request, exc: BodyTimeout) -> Response:
+def _on_body_timeout(request: Request[Any, Any, Any], exc: BodyTimeout) -> Response[bytes]:
     return answer(request, 408, "body_timeout", str(exc), headers={"Connection": "close"})
 
 
-def _on_store_down(request: Request, exc: StoreUnavailable) -> Response:
+def _on_store_down(request: Request[Any, Any, Any], exc: StoreUnavailable) -> Response[bytes]:
     log.error("postgres_unavailable", error=str(exc))
     return answer(request, 503, "store_unavailable", "the event store is unavailable; retry later")
 
 
-def _on_store_refused(request: Request, exc: StoreRefused) -> Response:
+def _on_store_refused(request: Request[Any, Any, Any], exc: StoreRefused) -> Response[bytes]:
     log.warning("postgres_refused_value", error=str(exc))
     return answer(request, 422, app.UnstorableValue.code, app.UnstorableValue.summary)
 
 
-def _on_crash(request: Request, exc: Exception) -> Response:
+def _on_crash(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
     log.exception("unhandled_error", error=type(exc).__name__)
     return answer(request, 500, "internal_error", "an unexpected error occurred")
 
 
-EXCEPTION_HANDLERS = {
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     app.ApplicationError: _on_refusal,
     RuleViolation: _on_rule_violation,
     ValidationException: _on_validation,
@@ -201,27 +211,44 @@ class Rules:
 
 EDGE = {
     400: "`invalid_request`: a parameter, header or body is malformed (`errors` says which)",
-    429: "`too_many_requests`: this caller (seat token, else address) sent too many requests; retry after"
-    " `Retry-After` seconds (`RateLimit-*` headers say the policy)",
+    429: "`too_many_requests`: this caller sent more than its `limit` of requests (an app: its own "
+    "requests a minute, for its key and its players; anybody else: per seat token, else per address); "
+    "retry after `Retry-After` seconds (`RateLimit-*` headers say the policy)",
     503: "`store_unavailable`: Postgres is unavailable; retry after `Retry-After` seconds",
 }
+
+
+CREDENTIAL_REFUSALS: list[type[app.ApplicationError]] = [
+    app.CredentialInUrl,
+    app.InvalidToken,
+    app.InvalidAppKey,
+    app.AppDisabled,
+    app.InvalidPlayerCredential,
+    app.AssertionExpired,
+    app.AssertionNotYetValid,
+    app.AssertionWrongAudience,
+    app.AssertionInvalid,
+]
+"""What any request may be refused for its credential, whatever the route: every request's
+``Authorization`` is read and verified before it is counted against its caller's rate limit
+(:class:`~service.http.limits.CallerLimitMiddleware`).  Every operation declares them."""
 
 
 def problems(
     *refusals: type[app.ApplicationError] | type[Rules] | type[NotYourTurn],
 ) -> dict[int, ResponseSpec]:
-    """The problem responses of a handler: malformed input (400), the event store down (503),
-    and each of *refusals* under its status, with its code and meaning."""
+    """The problem responses of a handler: malformed input (400), a refused credential, the event
+    store down (503), and each of *refusals* under its status, with its code and meaning."""
     lines: dict[int, list[str]] = {status: [text] for status, text in EDGE.items()}
-    for refusal in refusals:
-        if refusal is Rules:
-            lines.setdefault(422, []).append(
-                "a rule forbids the move: `code` is the rule's stable code and `rule` its rulebook section"
-            )
+    for refusal in dict.fromkeys([*CREDENTIAL_REFUSALS, *refusals]):
+        if issubclass(refusal, app.ApplicationError):
+            lines.setdefault(status_of(refusal), []).append(f"`{refusal.code}`: {refusal.summary}")
         elif refusal is NotYourTurn:
             lines.setdefault(403, []).append("`not_your_turn`: another seat must act now")
         else:
-            lines.setdefault(status_of(refusal), []).append(f"`{refusal.code}`: {refusal.summary}")  # type: ignore[union-attr]
+            lines.setdefault(422, []).append(
+                "a rule forbids the move: `code` is the rule's stable code and `rule` its rulebook section"
+            )
     return {
         status: ResponseSpec(
             data_container=ProblemDetails,

@@ -9,9 +9,11 @@ few seconds so that requests do not each wait for a connection timeout.
 from __future__ import annotations
 
 import asyncio
+import ssl
 import time
 from collections import OrderedDict
 from typing import Any, Protocol
+from urllib.parse import parse_qs
 
 import msgspec
 import redis.asyncio as aioredis
@@ -21,10 +23,10 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisClusterException
+from redis.exceptions import RedisClusterException, RedisError
 
 from . import metrics
-from .notices import CHANNEL, notice, table_notice
+from .notices import CHANNEL, notice, redis_tls, revoked_notice, table_notice, tls_context
 
 log = structlog.get_logger("yamen.cache")
 
@@ -54,7 +56,7 @@ def peek_snapshot(blob: bytes | None) -> Snapshot | None:
         return None
 
 
-def decode_state(snap: Snapshot, state_decoder: msgspec.msgpack.Decoder) -> Any | None:
+def decode_state(snap: Snapshot, state_decoder: msgspec.msgpack.Decoder[Any]) -> Any | None:
     """The snapshot's state, or None when its bytes no longer fit the state type."""
     try:
         return state_decoder.decode(snap.state)
@@ -76,6 +78,9 @@ class SnapshotCache(Protocol):
 
     async def announce_table(self, game_id: str) -> None:
         """Tell every worker the game's seat table changed (a seat handed to a bot or back)."""
+
+    async def announce_revoked(self, name: str) -> None:
+        """Tell every worker to forget the key, credential or app *name* (revoked or changed)."""
 
     async def delete(self, game_id: str) -> None: ...
     async def status(self) -> str: ...
@@ -113,6 +118,9 @@ class MemorySnapshotCache:
     async def announce_table(self, game_id: str) -> None:
         pass
 
+    async def announce_revoked(self, name: str) -> None:
+        pass
+
     async def delete(self, game_id: str) -> None:
         self._items.pop(game_id, None)
 
@@ -126,23 +134,61 @@ class MemorySnapshotCache:
 def redis_client(url: str) -> aioredis.Redis:
     """A Redis client as every part of a worker uses it: short timeouts (Redis is a cache: never
     wait on it), and a pooled connection that died with a Redis restart is replaced and the
-    command sent again at once, instead of failing once per dead connection."""
-    return aioredis.Redis.from_url(
-        url,
-        socket_connect_timeout=0.5,
-        socket_timeout=0.5,
-        retry=Retry(ExponentialBackoff(cap=0.05, base=0.005), retries=2),
-        retry_on_error=[RedisConnectionError],
-        retry_on_timeout=False,
-        health_check_interval=2,  # an idle connection is pinged before it is used again
-    )
+    command sent again at once, instead of failing once per dead connection.  ``rediss://`` is
+    TLS, configured by the URL's ``ssl_*`` parameters (:func:`~service.infra.notices.redis_tls`).
+
+    The URL is checked now, TLS files included: redis-py reads its parameters only when it first
+    connects, and a cache would take that failure for Redis being away — forever."""
+    try:
+        client = aioredis.Redis.from_url(
+            url,
+            socket_connect_timeout=0.5,
+            socket_timeout=0.5,
+            retry=Retry(ExponentialBackoff(cap=0.05, base=0.005), retries=2),
+            retry_on_error=[RedisConnectionError],
+            retry_on_timeout=False,
+            health_check_interval=2,  # an idle connection is pinged before it is used again
+        )
+        pool = client.connection_pool
+        pool.connection_class(**pool.connection_kwargs)  # an unknown parameter: TypeError
+    except (TypeError, ValueError, RedisError) as exc:
+        raise ValueError(f"REDIS_URL: {exc}") from exc
+    options = redis_tls(url)
+    if options is not None:
+        tls_context(options)
+    return client
 
 
-def redis_cluster_client(nodes: tuple[tuple[str, int], ...], password: str | None = None) -> RedisCluster:
-    """A Redis Cluster client with the same short timeouts.  A command that meets a dead or
-    demoted master makes the client read the cluster's slots again and send it once more; during
-    a failover (until a replica is promoted, about twice the cluster's node timeout) commands fail,
-    which a cache survives."""
+def cluster_tls(text: str) -> dict[str, Any] | None:
+    """``REDIS_CLUSTER_TLS``: empty, ``0`` or ``off`` -> None (plain connections); ``1`` or ``on``
+    -> TLS with redis-py's defaults (certificates checked against the system's CAs, host names
+    too); else the ``ssl_*`` parameters of a ``rediss://`` URL, e.g.
+    ``ssl_ca_certs=/etc/redis/ca.pem&ssl_check_hostname=false``.  Checked now, files included."""
+    value = text.strip().lstrip("?")
+    if value.lower() in ("", "0", "off", "no", "false"):
+        return None
+    if value.lower() in ("1", "on", "yes", "true"):
+        options: dict[str, Any] = {}
+    else:
+        options = redis_tls("rediss://cluster/?" + value) or {}
+        unknown = sorted(set(parse_qs(value, keep_blank_values=True)) - set(options))
+        if unknown:
+            raise ValueError(
+                f"REDIS_CLUSTER_TLS: {', '.join(unknown)} is not a TLS parameter (ssl_ca_certs=…, "
+                "ssl_certfile=…, ssl_keyfile=…, ssl_cert_reqs=…, ssl_check_hostname=…)"
+            )
+    tls_context(options, "REDIS_CLUSTER_TLS")
+    return options
+
+
+def redis_cluster_client(
+    nodes: tuple[tuple[str, int], ...], password: str | None = None, tls: dict[str, Any] | None = None
+) -> RedisCluster:
+    """A Redis Cluster client with the same short timeouts, over TLS with the options *tls*
+    (:func:`cluster_tls`) when given.  A command that meets a dead or demoted master makes the
+    client read the cluster's slots again and send it once more; during a failover (until a
+    replica is promoted, about twice the cluster's node timeout) commands fail, which a cache
+    survives."""
     return RedisCluster(
         startup_nodes=[ClusterNode(host, port) for host, port in nodes],
         password=password,
@@ -152,6 +198,7 @@ def redis_cluster_client(nodes: tuple[tuple[str, int], ...], password: str | Non
         require_full_coverage=False,  # a slot without a master fails its own keys, not every key
         dynamic_startup_nodes=False,  # the configured seeds stay the seeds, whatever was seen since
         health_check_interval=2,
+        **({"ssl": True, **tls} if tls is not None else {}),
     )
 
 
@@ -161,10 +208,14 @@ raise an AttributeError for a connection that dropped mid-send); a cache swallow
 
 
 async def cluster_master_of(
-    key: str | bytes, seeds: tuple[tuple[str, int], ...], password: str | None = None
+    key: str | bytes,
+    seeds: tuple[tuple[str, int], ...],
+    password: str | None = None,
+    tls: dict[str, Any] | None = None,
 ) -> tuple[str, int]:
     """The master that owns *key*'s slot now, as the first seed that answers ``CLUSTER SLOTS``
-    says (asked afresh each time, so a promoted replica is found after a failover)."""
+    says (asked afresh each time, so a promoted replica is found after a failover); over TLS with
+    the options *tls* when given."""
     slot = key_slot(key.encode() if isinstance(key, str) else key)
     failures = []
     for host, port in seeds:
@@ -175,9 +226,10 @@ async def cluster_master_of(
             socket_connect_timeout=0.5,
             socket_timeout=0.5,
             retry=Retry(NoBackoff(), 0),  # a dead seed is skipped at once, not retried
+            **({"ssl": True, **tls} if tls is not None else {}),
         )
         try:
-            shards = await client.execute_command("CLUSTER SLOTS")
+            shards = await client.cluster("slots")
         except REDIS_ERRORS as exc:
             failures.append(f"{host}:{port}: {type(exc).__name__}")
             continue
@@ -201,7 +253,7 @@ def _notices(batch: _Batch) -> bytes:
 class _Batch:
     __slots__ = ("items", "sent")
 
-    def __init__(self, sent: asyncio.Future) -> None:
+    def __init__(self, sent: asyncio.Future[None]) -> None:
         self.items: dict[str, tuple[bytes | None, int]] = {}
         self.sent = sent
 
@@ -223,6 +275,7 @@ class RedisSnapshotCache:
         *,
         cluster_nodes: tuple[tuple[str, int], ...] = (),
         password: str | None = None,
+        tls: dict[str, Any] | None = None,
         ttl_seconds: int = 7 * 24 * 3600,
         backoff_seconds: float = 1.0,
     ) -> None:
@@ -231,6 +284,8 @@ class RedisSnapshotCache:
         self.cluster = bool(cluster_nodes)
         self.seeds = cluster_nodes
         self.password = password
+        self.tls = tls
+        """A cluster's TLS options (:func:`cluster_tls`); one Redis's are in its ``rediss://`` URL."""
         self.url = CLUSTER_SEEDS_URL if self.cluster else str(url)
         self.ttl = ttl_seconds
         self.backoff = backoff_seconds
@@ -240,9 +295,9 @@ class RedisSnapshotCache:
         """Notices are skipped until then: only a failed notice sets it, never a slow snapshot
         read, because a notice not posted is what another replica could miss."""
         self._gathering: _Batch | None = None
-        self._in_flight: asyncio.Future | None = None
+        self._in_flight: asyncio.Future[None] | None = None
         self._client: aioredis.Redis | RedisCluster = (
-            redis_cluster_client(cluster_nodes, password) if self.cluster else redis_client(str(url))
+            redis_cluster_client(cluster_nodes, password, tls) if self.cluster else redis_client(str(url))
         )
 
     @property
@@ -256,7 +311,11 @@ class RedisSnapshotCache:
 
     async def notice_master(self) -> tuple[str, int]:
         """Where the notice channel lives now: the master owning its slot."""
-        return await cluster_master_of(CHANNEL, self.seeds, self.password)
+        return await cluster_master_of(CHANNEL, self.seeds, self.password, self.tls)
+
+    def notice_tls(self) -> ssl.SSLContext | None:
+        """The TLS context of a cluster's nodes for the notice board's own socket (None: plain)."""
+        return tls_context(self.tls, "REDIS_CLUSTER_TLS") if self.tls is not None else None
 
     def _available(self) -> bool:
         return time.monotonic() >= self._down_until
@@ -282,10 +341,12 @@ class RedisSnapshotCache:
         if not self._available():
             return None
         try:
-            return await self._client.get(self.key(game_id))
+            blob = await self._client.get(self.key(game_id))
         except REDIS_ERRORS as exc:
             self._failed("get", exc)
             return None
+        # redis-py types a reply as str too (a client made with decode_responses); ours never decodes.
+        return blob if isinstance(blob, bytes) else None
 
     async def set(self, game_id: str, blob: bytes) -> None:
         if not self._available():
@@ -393,6 +454,19 @@ class RedisSnapshotCache:
             await self._delivered()
         except REDIS_ERRORS as exc:
             self._failed("announce_table", exc, notices=True)
+
+    async def announce_revoked(self, name: str) -> None:
+        # Unlike a move's notice, not skipped while notices are backing off: a revocation is rare,
+        # and one that no worker hears lets a revoked key work on (for up to KEY_TRUST_SECONDS).
+        try:
+            if self.cluster:
+                await self._client.spublish(CHANNEL, revoked_notice(name))
+            else:
+                await self._client.publish(CHANNEL, revoked_notice(name))
+            await self._delivered()
+        except REDIS_ERRORS as exc:
+            self._failed("announce_revoked", exc, notices=True)
+            log.warning("revocation_notice_failed", name=name, error=type(exc).__name__)
 
     async def delete(self, game_id: str) -> None:
         try:

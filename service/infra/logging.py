@@ -15,10 +15,19 @@ import sys
 import time
 
 import structlog
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import metrics
 
 _GAME_PATH = re.compile(r"^/v1/games/([^/]+)")
+
+
+FOREIGN_LEVEL = logging.WARNING
+"""The least a library's own log record (psycopg, the pool, procrastinate) must weigh to be written."""
+REPEAT_SECONDS = 5.0
+"""A library's record that repeats (the same message, its arguments aside) is written once in this
+many seconds, with how many were held back."""
 
 
 def configure_logging(fmt: str = "auto", level: int = logging.INFO) -> None:
@@ -36,6 +45,72 @@ def configure_logging(fmt: str = "auto", level: int = logging.INFO) -> None:
         logger_factory=LineLogger,
         cache_logger_on_first_use=True,
     )
+    _route_library_records(renderer)
+
+
+def _route_library_records(renderer: structlog.typing.Processor) -> None:
+    """Libraries log through the standard library, whose last-resort handler wrote them as bare
+    text in the middle of the JSON lines, and psycopg's pool writes one for every failed connection
+    attempt: while Postgres is down the store retries every 0.2 s (see :mod:`service.infra.store`),
+    five lines a second per worker.  They now go out as our own lines, a repeat once in
+    :data:`REPEAT_SECONDS`.  Idempotent: the app is created more than once in a process."""
+    formatter = structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=[
+            structlog.stdlib.add_log_level,
+            structlog.stdlib.add_logger_name,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.stdlib.ExtraAdder(),
+        ],
+        processors=[
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.processors.format_exc_info,
+            renderer,
+        ],
+    )
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if isinstance(h, LibraryHandler)]:
+        root.removeHandler(handler)
+    handler = LibraryHandler()
+    handler.setLevel(FOREIGN_LEVEL)
+    handler.setFormatter(formatter)
+    handler.addFilter(RepeatFilter(REPEAT_SECONDS))
+    root.addHandler(handler)
+    if root.level == logging.NOTSET or root.level > FOREIGN_LEVEL:
+        root.setLevel(FOREIGN_LEVEL)
+
+
+class LibraryHandler(logging.Handler):
+    """A library's record, rendered as one of our lines and written like them (:class:`LineLogger`)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            LineLogger().msg(self.format(record))
+        except Exception:  # noqa: BLE001 - logging must never take a request down
+            self.handleError(record)
+
+
+class RepeatFilter(logging.Filter):
+    """Lets a record through once per *seconds* for each logger and message template; the next one
+    let through says how many were held back (``repeated``)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self._last: dict[tuple[str, object], float] = {}
+        self._held: dict[tuple[str, object], int] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, record.msg)
+        now = time.monotonic()
+        last = self._last.get(key)
+        if last is not None and now - last < self.seconds:
+            self._held[key] = self._held.get(key, 0) + 1
+            return False
+        self._last[key] = now
+        held = self._held.pop(key, 0)
+        if held:
+            record.repeated = held
+        return True
 
 
 class LineLogger:
@@ -56,16 +131,25 @@ class LineLogger:
 
 class AccessLogMiddleware:
     """Pure ASGI middleware: binds the request context, counts the request for ``/metrics`` and
-    (unless turned off) writes one line per request."""
+    (unless turned off) writes one line per request.
 
-    def __init__(self, app, *, write_lines: bool = True) -> None:
+    It wraps the whole application, outside Litestar's CORS handling and its app-level exception
+    handler (``service.http.app``): what a middleware below raises (the rate limit's 429) is turned
+    into its answer out there, as are unmatched routes (404, 405) and refused CORS preflights.  So
+    the status recorded is the one in the ``http.response.start`` message that went to the server,
+    never a guess from an exception.  An exception that escapes with no answer started is recorded
+    as 500, because that is what the server sends then (granian and uvicorn alike); one that
+    escapes after the answer started keeps the status the client already has.
+    """
+
+    def __init__(self, app: ASGIApp, *, write_lines: bool = True) -> None:
         self.app = app
         self.write_lines = write_lines
         self.log = structlog.get_logger("yamen.access")
         self._ids = random.Random()
 
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
             await self.app(scope, receive, send)
             return
         structlog.contextvars.clear_contextvars()
@@ -82,10 +166,10 @@ class AccessLogMiddleware:
         if match and match.group(1) not in ("import",):
             context["game_id"] = match.group(1)
         structlog.contextvars.bind_contextvars(**context)
-        status = 500
+        status: int | None = None
         started = time.perf_counter()
 
-        async def send_wrapper(message) -> None:
+        async def send_wrapper(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
@@ -95,10 +179,15 @@ class AccessLogMiddleware:
 
         try:
             await self.app(scope, receive, send_wrapper)
+        except Exception:
+            if status is None:
+                status = 500  # what the server answers for an application that raised unanswered
+            raise
         finally:
             elapsed = time.perf_counter() - started
             method = scope.get("method", "")
-            metrics.HTTP_REQUESTS.labels(method, str(status)).inc()
+            # No status: cancelled before any answer (the server stopping), so nothing was sent.
+            metrics.HTTP_REQUESTS.labels(method, str(status) if status is not None else "none").inc()
             # The route's template, never the raw path: one series per route, not per game.
             metrics.HTTP_SECONDS.labels(method, scope.get("path_template") or "unmatched").observe(elapsed)
             if self.write_lines:

@@ -16,7 +16,7 @@ _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0
 
 HTTP_REQUESTS = Counter(
     "yamen_http_requests",
-    "HTTP requests answered, by method and status",
+    "HTTP requests, by method and the status sent to the client ('none': cancelled unanswered)",
     ["method", "status"],
     registry=REGISTRY,
 )

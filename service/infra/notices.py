@@ -20,7 +20,10 @@ is dropped after :data:`PONG_SECONDS`.
 The subscription runs over a plain non-blocking socket because :meth:`drain` must be a
 synchronous, non-waiting read of whatever has arrived (redis-py's PubSub only offers awaitable
 reads); hiredis (redis-py's own C parser) encodes the commands and parses the replies.
-Publishing goes through redis-py.
+Publishing goes through redis-py.  With ``rediss://`` (or a cluster's ``REDIS_CLUSTER_TLS``) the
+socket speaks TLS through the ``ssl`` module, non-blocking as well, with the context redis-py
+builds from the same settings (:func:`tls_context`): the board trusts exactly the servers the
+cache's client trusts.
 """
 
 from __future__ import annotations
@@ -28,12 +31,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import ssl
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 import hiredis
 import structlog
+from redis.asyncio.connection import SSLConnection, parse_url
+from redis.exceptions import RedisError
 
 log = structlog.get_logger("yamen.notices")
 
@@ -58,6 +65,40 @@ def table_notice(game_id: str) -> bytes:
     return f"{game_id} {TABLE}".encode()
 
 
+REVOKED = "revoked"
+
+
+def revoked_notice(name: str) -> bytes:
+    """``<name> revoked``: an app key, player credential, signing key or app (*name* is its id)
+    was revoked, rotated or changed: workers forget what they remember of it."""
+    return f"{name} {REVOKED}".encode()
+
+
+def redis_tls(url: str) -> dict[str, Any] | None:
+    """The TLS options of a Redis URL as redis-py reads them: None for ``redis://`` and
+    ``unix://``; for ``rediss://``, its ``ssl_*`` query parameters (``ssl_cert_reqs``,
+    ``ssl_ca_certs``, ``ssl_ca_path``, ``ssl_certfile``, ``ssl_keyfile``, ``ssl_check_hostname``,
+    ``ssl_min_version``, ``ssl_ciphers``…), none of them meaning redis-py's defaults."""
+    options = parse_url(url)  # ValueError for any other scheme
+    if options.get("connection_class") is not SSLConnection:
+        return None
+    return {name: value for name, value in options.items() if name.startswith("ssl_")}
+
+
+def tls_context(options: dict[str, Any], setting: str = "REDIS_URL") -> ssl.SSLContext:
+    """The TLS context redis-py builds from *options* (:func:`redis_tls`), with its defaults: the
+    server's certificate and host name are checked unless ``ssl_cert_reqs=none``.  Built now, so a
+    wrong parameter or a certificate file that cannot be read stops the start-up with its reason
+    (a ValueError naming *setting*): later, every connection would fail, and a cache takes that
+    for Redis being away."""
+    try:
+        return SSLConnection(**options).ssl_context.get()
+    except (OSError, TypeError, ValueError, RedisError) as exc:
+        shown = ", ".join(f"{name}={value}" for name, value in options.items() if name != "ssl_password")
+        why = f"{type(exc).__name__}: {exc}"
+        raise ValueError(f"{setting}: TLS refused ({shown or 'defaults'}): {why}") from exc
+
+
 class NoticeBoard:
     """One worker's subscription to the move notices (see the module docstring)."""
 
@@ -68,15 +109,22 @@ class NoticeBoard:
         on_notice: Callable[[str, int], None] | None = None,
         locate: Callable[[], Awaitable[tuple[str, int]]] | None = None,
         password: str | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.url = redis_url
         self.locate = locate
         """On a Redis Cluster: where the channel's master is now (the board subscribes there,
         with SSUBSCRIBE); None for one Redis at :attr:`url`."""
+        options = redis_tls(redis_url) if locate is None else None
+        self.tls = tls if locate is not None else (tls_context(options) if options is not None else None)
+        """The subscription's TLS context: a cluster's (*tls*), or a ``rediss://`` URL's; None for
+        a plain connection."""
         self.password = password
         self.on_notice = on_notice
         self.on_table: Callable[[str], None] | None = None
         """Called with a game whose seat table changed (``<game> seats``)."""
+        self.on_revoked: Callable[[str], None] | None = None
+        """Called with a key, credential or app that changed (``<name> revoked``)."""
         self.on_live: Callable[[], None] | None = None
         """Called each time the subscription is confirmed (again)."""
         self.live = False
@@ -87,11 +135,11 @@ class NoticeBoard:
         self.announced: OrderedDict[str, int] = OrderedDict()
         self._sock: socket.socket | None = None
         self._reader = hiredis.Reader()
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self._closing = False
-        self._waiters: dict[str, list[asyncio.Future]] = {}
-        self._confirmed: asyncio.Future | None = None
-        self._first: asyncio.Future | None = None
+        self._waiters: dict[str, list[asyncio.Future[None]]] = {}
+        self._confirmed: asyncio.Future[None] | None = None
+        self._first: asyncio.Future[None] | None = None
         self._ping_sent: float | None = None
         """When the unanswered PING went out (None: every PING answered)."""
 
@@ -100,11 +148,6 @@ class NoticeBoard:
         """Subscribe (and keep subscribing after a drop); returns once live, once the first
         attempt has failed, or after *timeout* — reads do not wait for the board."""
         loop = asyncio.get_running_loop()
-        if self.locate is None and urlparse(self.url).scheme not in ("redis", "unix"):
-            # rediss:// (TLS) is not spoken by this subscriber: the board stays off, and every
-            # read goes to Redis and Postgres as it would without a board.
-            log.warning("notices_unsupported_scheme", scheme=urlparse(self.url).scheme)
-            return
         self._first = loop.create_future()
         self._task = loop.create_task(self._keep_subscribed())
         with contextlib.suppress(asyncio.TimeoutError):
@@ -156,8 +199,8 @@ class NoticeBoard:
             try:
                 self._sock.send(hiredis.pack_command(("PING",)))
                 self._ping_sent = now
-            except (BlockingIOError, InterruptedError):
-                pass
+            except (BlockingIOError, InterruptedError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
+                pass  # sent again, the very same bytes (as TLS requires), at the next tick
             except OSError:
                 self._drop("socket error")
                 return
@@ -195,7 +238,7 @@ class NoticeBoard:
     ) -> None:
         if path is not None:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            address: object = path
+            address: str | tuple[str, int] = path
         else:
             assert host is not None
             sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
@@ -204,11 +247,16 @@ class NoticeBoard:
         sock.setblocking(False)
         try:
             await asyncio.wait_for(loop.sock_connect(sock, address), 2.0)
+            if self.tls is not None:
+                sock = self.tls.wrap_socket(sock, server_hostname=host, do_handshake_on_connect=False)
+                await asyncio.wait_for(_handshake(loop, sock), 2.0)
             hello = b""
+            # hiredis 3.5's stub types the command as a one-element tuple, though any length
+            # packs (redis/hiredis-py#195).
             if password is not None:
-                hello += hiredis.pack_command(("AUTH", user or "default", password))
-            hello += hiredis.pack_command(subscribe)
-            await asyncio.wait_for(loop.sock_sendall(sock, hello), 2.0)
+                hello += hiredis.pack_command(("AUTH", user or "default", password))  # type: ignore[arg-type]
+            hello += hiredis.pack_command(subscribe)  # type: ignore[arg-type]
+            await asyncio.wait_for(_send_all(loop, sock, hello), 2.0)
         except BaseException:
             sock.close()
             raise
@@ -232,7 +280,7 @@ class NoticeBoard:
             sock.close()
         if self._confirmed is not None and not self._confirmed.done():
             self._confirmed.set_result(None)
-        self._wake_all()
+        self.wake_all()
 
     # --- reading ------------------------------------------------------------------------------
     def drain(self) -> None:
@@ -241,6 +289,7 @@ class NoticeBoard:
         if sock is None:
             return
         reader = self._reader
+        tls = isinstance(sock, ssl.SSLSocket)
         try:
             while True:
                 chunk = sock.recv(65536)
@@ -248,9 +297,12 @@ class NoticeBoard:
                     self._drop("closed by redis")
                     return
                 reader.feed(chunk)
-                if len(chunk) < 65536:
+                # A short read has emptied a plain socket.  A TLS socket hands out one record
+                # (16 KiB at most) a call, and what it has taken from the socket but not handed out
+                # wakes no reader: it is read until it has nothing.
+                if len(chunk) < 65536 and not tls:
                     break
-        except (BlockingIOError, InterruptedError):
+        except (BlockingIOError, InterruptedError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
             pass
         except OSError:
             self._drop("socket error")
@@ -283,6 +335,8 @@ class NoticeBoard:
                     self.post(game_id, int(version))
                 elif version == TABLE and self.on_table is not None:
                     self.on_table(game_id)
+                elif version == REVOKED and self.on_revoked is not None:
+                    self.on_revoked(game_id)  # not a game: a key's, credential's or app's id
         elif value[0] == b"sunsubscribe":
             # The channel's slot moved, or this master became a replica: find the new master.
             self._drop("channel moved")
@@ -337,9 +391,59 @@ class NoticeBoard:
                 if not waiters:
                     self._waiters.pop(game_id, None)
 
-    def _wake_all(self) -> None:
+    def wake_all(self) -> None:
+        """Wake every :meth:`wait` now (the board dropped, or the server is stopping)."""
         waiters, self._waiters = self._waiters, {}
         for group in waiters.values():
             for w in group:
                 if not w.done():
                     w.set_result(None)
+
+
+async def _ready(loop: asyncio.AbstractEventLoop, sock: socket.socket, *, writing: bool) -> None:
+    """Until *sock* can be written (or read) without blocking."""
+    ready = loop.create_future()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    fd = sock.fileno()
+    if writing:
+        loop.add_writer(fd, wake)
+    else:
+        loop.add_reader(fd, wake)
+    try:
+        await ready
+    finally:
+        if writing:
+            loop.remove_writer(fd)
+        else:
+            loop.remove_reader(fd)
+
+
+async def _handshake(loop: asyncio.AbstractEventLoop, sock: ssl.SSLSocket) -> None:
+    """The TLS handshake of a non-blocking socket."""
+    while True:
+        try:
+            sock.do_handshake()
+            return
+        except ssl.SSLWantReadError:
+            await _ready(loop, sock, writing=False)
+        except ssl.SSLWantWriteError:
+            await _ready(loop, sock, writing=True)
+
+
+async def _send_all(loop: asyncio.AbstractEventLoop, sock: socket.socket, data: bytes) -> None:
+    """All of *data* (``loop.sock_sendall`` refuses a TLS socket)."""
+    if not isinstance(sock, ssl.SSLSocket):
+        await loop.sock_sendall(sock, data)
+        return
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[sock.send(view) :]
+        except ssl.SSLWantReadError:
+            await _ready(loop, sock, writing=False)
+        except (BlockingIOError, ssl.SSLWantWriteError):
+            await _ready(loop, sock, writing=True)

@@ -47,7 +47,7 @@ class Standby:
         self.lag_ms: float | None = None
         """The last sample's lag; None while the standby is not readable."""
         self.sampled_at = 0.0
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         await self.store.pool.open(wait=False)

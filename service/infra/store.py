@@ -16,15 +16,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.resources
+import random
 import time
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, overload
 
 import msgspec
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg.rows import TupleRow
 from psycopg_pool import AsyncConnectionPool, PoolClosed, PoolTimeout
 
 from ..record.chain import StoredEvent
@@ -79,6 +81,18 @@ class GameRow(msgspec.Struct):
     imported: bool
     created_at: datetime
     updated_at: datetime
+    app_id: str | None = None
+    """The app whose key (or player) created the game; None for an anonymous game or an import."""
+    visibility: str = "public"
+    """Who may list and watch it: ``public``, ``app`` or ``private`` (service.application.identity)."""
+    rated: bool = False
+    """Asked to be rated (``games.rated``, service.application.ratings): written at create, not read
+    back with the row (the ratings read it themselves)."""
+    unrated_reason: str | None = None
+    """Why a game asked to be rated is refused already at create (``creator_took_seats``)."""
+    creator: str | None = None
+    """Who created it (``games.creator``, migration 009): written at create, read by
+    :meth:`EventStore.creator_of` alone (only the creator fills open seats with bots)."""
 
 
 class IdempotentResponse(msgspec.Struct, frozen=True):
@@ -90,16 +104,16 @@ class IdempotentResponse(msgspec.Struct, frozen=True):
 
 _GAME_COLUMNS = (
     "g.game_id, g.kind, g.rules_version, g.options::text, g.players, g.seed, g.seed_commitment, "
-    "g.status, g.version, g.last_hash, g.imported, g.created_at, g.updated_at"
+    "g.status, g.version, g.last_hash, g.imported, g.created_at, g.updated_at, g.app_id, g.visibility"
 )
 _EVENT_COLUMNS = (
     "e.game_id, e.seq, e.type, e.payload::text, e.visible_to, e.seat, e.command::text, "
     "e.idempotency_key, e.recorded_at, e.prev_hash, e.hash"
 )
-_N_GAME = 13
+_N_GAME = 15
 
 
-def _game(row: tuple) -> GameRow:
+def _game(row: TupleRow) -> GameRow:
     return GameRow(
         row[0],
         row[1],
@@ -114,10 +128,12 @@ def _game(row: tuple) -> GameRow:
         row[10],
         row[11],
         row[12],
+        row[13],
+        row[14],
     )
 
 
-def _event(row: tuple, offset: int = 0) -> StoredEvent:
+def _event(row: TupleRow, offset: int = 0) -> StoredEvent:
     r = row[offset:]
     return StoredEvent(
         game_id=r[0],
@@ -134,7 +150,7 @@ def _event(row: tuple, offset: int = 0) -> StoredEvent:
     )
 
 
-def _event_params(e: StoredEvent) -> tuple:
+def _event_params(e: StoredEvent) -> tuple[Any, ...]:
     return (
         e.game_id,
         e.seq,
@@ -169,8 +185,8 @@ def append_statement(n_events: int, idempotency: bool) -> str:
     ``(game_id, seq)``, the second waits on the first's index entry and then fails on the unique
     key, so the primary key decides the race.  Only then is the games row moved on (its version
     check is the last line of defence, as seqs are dense).  Parameters: each event's 11 columns,
-    then the idempotency row's 7 (if any), then version, last_hash, status, updated_at, game_id and
-    the expected version.  (Why not lock the games row first: ``docs/performance.md``.)
+    then the idempotency row's 7 (if any), then version, last_hash, status, updated_at, to_act,
+    game_id and the expected version.  (Why not lock the games row first: ``docs/performance.md``.)
     """
     key = (n_events, idempotency)
     sql = _append_statements.get(key)
@@ -189,8 +205,9 @@ def append_statement(n_events: int, idempotency: bool) -> str:
                 " RETURNING 1)"
             )
         sql += (
-            ", moved AS (UPDATE games SET version = %s, last_hash = %s, status = %s, updated_at = %s"
-            " WHERE game_id = %s AND version = %s AND EXISTS (SELECT 1 FROM appended) RETURNING version)"
+            ", moved AS (UPDATE games SET version = %s, last_hash = %s, status = %s, updated_at = %s,"
+            " to_act = %s::integer[] WHERE game_id = %s AND version = %s AND EXISTS (SELECT 1 FROM appended)"
+            " RETURNING version)"
             " SELECT (SELECT version FROM moved), (SELECT count(*) FROM appended)"
         )
         _append_statements[key] = sql
@@ -208,9 +225,9 @@ BATCH_APPEND = (
     "prev_hash, hash)"
     " RETURNING game_id),"
     " moved AS (UPDATE games g SET version = m.version, last_hash = m.last_hash, status = m.status,"
-    " updated_at = m.updated_at"
-    " FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::timestamptz[])"
-    " AS m(game_id, expected, version, last_hash, status, updated_at)"
+    " updated_at = m.updated_at, to_act = m.to_act::integer[]"
+    " FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::timestamptz[],"
+    " %s::text[]) AS m(game_id, expected, version, last_hash, status, updated_at, to_act)"
     " WHERE g.game_id = m.game_id AND g.version = m.expected"
     " AND EXISTS (SELECT 1 FROM appended a WHERE a.game_id = m.game_id) RETURNING g.game_id, g.version)"
     " SELECT game_id, version FROM moved"
@@ -242,28 +259,48 @@ def _array_literal(values: list[Any]) -> str:
 def append_params_of(
     game_id: str,
     expected_version: int,
-    event_params: list[tuple],
+    event_params: list[tuple[Any, ...]],
     last_hash: str,
     status: str,
     now: datetime,
-    idempotency_params: tuple | None = None,
-) -> list:
+    idempotency_params: tuple[Any, ...] | None = None,
+    to_act: list[int] | None = None,
+) -> list[Any]:
     """The parameters of :func:`append_statement`, in its order (event rows as :func:`_event_params`
     gives them)."""
-    params: list = []
+    params: list[Any] = []
     for e in event_params:
         params.extend(e)
     if idempotency_params is not None:
         params.extend(idempotency_params)
-    params.extend((expected_version + len(event_params), last_hash, status, now, game_id, expected_version))
+    params.extend(
+        (expected_version + len(event_params), last_hash, status, now, to_act, game_id, expected_version)
+    )
     return params
 
 
 SUSPECT_SECONDS = 10.0
 """After a connection fails, how long connections are tried before they are handed out."""
+RECONNECT_SECONDS = 0.2
+"""How long the pool retries a failed connection attempt before giving it up (psycopg_pool's
+``reconnect_timeout``), and how often :meth:`EventStore._keep_connecting` has it start another
+while requests find no connection.  The pool's retries back off (1, 2, 4, 8 s…): with its default
+of five minutes, a Postgres back after an outage waited for the next retry, and the first move
+came seconds after Postgres accepted connections again (3.2 s after a 9 s outage in the fault
+suite, 3.7 s in an operator's probe).  Now a returning Postgres is found within about this long;
+while it is away, five refused attempts a second cost next to nothing."""
+OPEN_SECONDS = 10.0
+"""How long :meth:`EventStore.open` waits for Postgres (a service started before its database)."""
 
 
-def _answer_of(outcome: str, last_seq: int) -> tuple | None:
+def _only(row: TupleRow | None) -> TupleRow:
+    """The row of a query that always returns one (a ``SELECT`` of functions, without ``FROM``)."""
+    if row is None:
+        raise StoreError("Postgres returned no row where it always returns one")
+    return row
+
+
+def _answer_of(outcome: str, last_seq: int) -> TupleRow | None:
     """What the append statement would have answered: the new version, or None for a lost race."""
     return (last_seq, None) if outcome == "committed" else None
 
@@ -279,7 +316,13 @@ class _Pending:
     __slots__ = ("answer", "game_id", "params", "rows", "sql", "update")
 
     def __init__(
-        self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple, answer: asyncio.Future
+        self,
+        game_id: str,
+        sql: str,
+        params: list[Any],
+        rows: list[tuple[Any, ...]],
+        update: tuple[Any, ...],
+        answer: asyncio.Future[TupleRow | None],
     ) -> None:
         self.game_id, self.sql, self.params, self.rows, self.update, self.answer = (
             game_id,
@@ -307,11 +350,14 @@ class EventStore:
         self.batch_appends = batch_appends
         self._gathering: list[_Pending] | None = None
         self._batches_in_flight = 0
-        self._senders: set[asyncio.Task] = set()
+        self._senders: set[asyncio.Task[None]] = set()
         self.batches_sent = 0
         self._epochs: weakref.WeakKeyDictionary[psycopg.AsyncConnection, str] = weakref.WeakKeyDictionary()
         self._suspect_until = 0.0
-        self._checks: set[asyncio.Task] = set()
+        self._checks: set[asyncio.Task[None]] = set()
+        self._starved = False
+        """A request found no connection in time, and none has been had since."""
+        self._reviving: asyncio.Task[None] | None = None
         self.pool = AsyncConnectionPool(
             url,
             min_size=min_size,
@@ -322,13 +368,23 @@ class EventStore:
             # Waiting longer than this for a pooled connection is "unavailable": a client hears
             # 503 within about a second of Postgres going away, not after a hang.
             timeout=timeout,
+            reconnect_timeout=RECONNECT_SECONDS,
         )
 
-    async def open(self) -> None:
-        try:
-            await self.pool.open(wait=True, timeout=10)
-        except (PoolTimeout, psycopg.Error) as exc:
-            raise StoreUnavailable(str(exc)) from exc
+    async def open(self, wait: float = OPEN_SECONDS) -> None:
+        """Open the pool and wait (up to *wait* seconds) until Postgres answers.  Each try asks
+        the pool for a connection, which starts a connection attempt: the pool's own attempts are
+        given up after :data:`RECONNECT_SECONDS`, so waiting on them alone would give up too."""
+        await self.pool.open(wait=False)
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                await self.ping(timeout=min(2.0, max(0.1, deadline - time.monotonic())))
+                return
+            except StoreUnavailable:
+                if time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(0.1)
 
     @contextlib.asynccontextmanager
     async def connection(
@@ -356,18 +412,30 @@ class EventStore:
         # Which Postgres this connection talks to: after a restart, its old connections are dead,
         # and whether an append sent on one committed can be looked up (see _recover).
         cur = await conn.execute("SELECT pg_postmaster_start_time()::text")
-        self._epochs[conn] = (await cur.fetchone())[0]
+        self._epochs[conn] = _only(await cur.fetchone())[0]
 
     async def _checkout(self, timeout: float | None) -> psycopg.AsyncConnection:
         """A connection from the pool.  Right after a connection failed (Postgres restarted, or a
         network hiccup), each one is tried with ``SELECT 1`` before it is handed out, so the dead
         connections still idle in the pool cost no request an error."""
-        deadline = time.monotonic() + (timeout if timeout is not None else self.pool.timeout)
+        wait = timeout if timeout is not None else self.pool.timeout
+        if self._starved:
+            # Postgres is away.  The requests waiting when it went all failed at that moment, so
+            # their clients come back together, wait together, hear 503 together and sleep their
+            # Retry-After together: a Postgres back while they all sleep waits for them.  Waits of
+            # random length (half to all of the timeout) spread the clients apart, so one of them
+            # is nearly always waiting when Postgres returns (and they do not return as one herd).
+            wait *= random.uniform(0.5, 1.0)
+        deadline = time.monotonic() + wait
         while True:
             try:
                 conn = await self.pool.getconn(timeout=max(0.01, deadline - time.monotonic()))
-            except (PoolTimeout, PoolClosed, psycopg.OperationalError) as exc:
+            except PoolTimeout as exc:
+                self._revive()
                 raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+            except (PoolClosed, psycopg.OperationalError) as exc:
+                raise StoreUnavailable(f"{type(exc).__name__}: {exc}") from exc
+            self._starved = False
             if time.monotonic() >= self._suspect_until:
                 return conn
             try:
@@ -384,11 +452,36 @@ class EventStore:
             task.add_done_callback(self._checks.discard)
         self._suspect_until = time.monotonic() + SUSPECT_SECONDS
 
+    def _revive(self) -> None:
+        """No connection could be had: keep a connection attempt under way until one can."""
+        self._starved = True
+        if self._reviving is None or self._reviving.done():
+            self._reviving = asyncio.get_running_loop().create_task(self._keep_connecting())
+
+    async def _keep_connecting(self) -> None:
+        """Ask the pool to grow every :data:`RECONNECT_SECONDS` while requests find no connection.
+        The pool starts an attempt only when a request arrives to find none (and gives it up after
+        RECONNECT_SECONDS); the requests already waiting start none, and clients told to retry
+        after a 503 come back together, so a Postgres back between two of their waves would wait
+        for the next one (1.3 s after its return in the fault suite)."""
+        while self._starved and not self.pool.closed and not self.pool.get_stats()["pool_available"]:
+            with contextlib.suppress(Exception):
+                await self.pool.check()  # starts a connection attempt unless one is under way
+            await asyncio.sleep(RECONNECT_SECONDS)
+
     async def _sweep(self) -> None:
         with contextlib.suppress(Exception):
             await self.pool.check()  # tests every idle connection, drops the dead ones
 
-    async def _read(self, sql: str, params: tuple | list, *, one: bool = False) -> Any:
+    @overload
+    async def _read(
+        self, sql: str, params: Sequence[Any], *, one: Literal[False] = False
+    ) -> list[TupleRow]: ...
+    @overload
+    async def _read(self, sql: str, params: Sequence[Any], *, one: Literal[True]) -> TupleRow | None: ...
+    async def _read(
+        self, sql: str, params: Sequence[Any], *, one: bool = False
+    ) -> list[TupleRow] | TupleRow | None:
         """A query that changes nothing: sent again once on another connection if its
         connection was lost (Postgres restarted under it), so a returning Postgres fails no read."""
         for attempt in (1, 2):
@@ -402,6 +495,8 @@ class EventStore:
         raise AssertionError("unreachable")
 
     async def close(self) -> None:
+        if self._reviving is not None:
+            self._reviving.cancel()
         await self.pool.close()
 
     # --- schema -------------------------------------------------------------------------------
@@ -460,8 +555,8 @@ class EventStore:
                 done = {r[0] for r in await cur.fetchall()}
         return [version for version in self.migration_versions() if version not in done]
 
-    async def ping(self) -> None:
-        async with self.connection(timeout=2) as conn:
+    async def ping(self, timeout: float = 2.0) -> None:
+        async with self.connection(timeout=timeout) as conn:
             await conn.execute("SELECT 1")
 
     async def replay_lag_ms(self) -> float | None:
@@ -474,7 +569,8 @@ class EventStore:
             (),
             one=True,
         )
-        return None if row[0] is None else float(row[0])
+        lag = _only(row)[0]
+        return None if lag is None else float(lag)
 
     # --- games --------------------------------------------------------------------------------
     async def create_game(
@@ -483,50 +579,86 @@ class EventStore:
         token_hashes: list[str | None],
         events: list[StoredEvent],
         bots: dict[int, str] | None = None,
+        players: dict[int, str] | None = None,
+        to_act: list[int] | None = None,
     ) -> None:
-        """Record a new game, its seats (*bots*: the seats played by a bot, and its level) and its
+        """Record a new game, its seats (*bots*: the seats played by a bot, and its level; *players*:
+        the seats bound to a player, and the player), who is *to_act* in its opening state, and its
         opening events in one transaction."""
-        bots = bots or {}
         try:
-            await self._create_game(game, token_hashes, events, bots)
+            await self._create_game(game, token_hashes, events, bots or {}, players or {}, to_act)
         except psycopg.errors.UniqueViolation as exc:
             raise GameExists(game.game_id) from exc
 
     async def _create_game(
-        self, game: GameRow, token_hashes: list[str | None], events: list[StoredEvent], bots: dict[int, str]
+        self,
+        game: GameRow,
+        token_hashes: list[str | None],
+        events: list[StoredEvent],
+        bots: dict[int, str],
+        players: dict[int, str],
+        to_act: list[int] | None,
     ) -> None:
         async with self.connection() as conn, conn.transaction():
-            await conn.execute(
-                "INSERT INTO games (game_id, kind, rules_version, options, players, seed, seed_commitment,"
-                " status, version, last_hash, imported, created_at, updated_at)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (
-                    game.game_id,
-                    game.kind,
-                    game.rules_version,
-                    game.options.decode(),
-                    game.players,
-                    game.seed,
-                    game.seed_commitment,
-                    game.status,
-                    game.version,
-                    game.last_hash,
-                    game.imported,
-                    game.created_at,
-                    game.updated_at,
-                ),
+            await self.insert_game(conn, game, token_hashes, events, bots, players, to_act)
+
+    async def insert_game(
+        self,
+        conn: psycopg.AsyncConnection,
+        game: GameRow,
+        token_hashes: list[str | None],
+        events: list[StoredEvent],
+        bots: dict[int, str],
+        players: dict[int, str],
+        to_act: list[int] | None,
+    ) -> None:
+        """:meth:`create_game`'s statements on *conn*, inside the caller's transaction (the matcher
+        creates a game in the transaction that marks its seeks matched: ``seek_store``)."""
+        await conn.execute(
+            "INSERT INTO games (game_id, kind, rules_version, options, players, seed, seed_commitment,"
+            " status, version, last_hash, imported, created_at, updated_at, app_id, visibility, to_act,"
+            " rated, unrated_reason, creator)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                game.game_id,
+                game.kind,
+                game.rules_version,
+                game.options.decode(),
+                game.players,
+                game.seed,
+                game.seed_commitment,
+                game.status,
+                game.version,
+                game.last_hash,
+                game.imported,
+                game.created_at,
+                game.updated_at,
+                game.app_id,
+                game.visibility,
+                to_act,
+                game.rated,
+                game.unrated_reason,
+                game.creator,
+            ),
+        )
+        async with conn.cursor() as cur:
+            await cur.executemany(
+                "INSERT INTO seats (game_id, seat, token_hash, claimed_at, bot, player_id)"
+                " VALUES (%s, %s, %s, %s, %s, %s)",
+                [
+                    (
+                        game.game_id,
+                        seat,
+                        h,
+                        game.created_at if h else None,
+                        bots.get(seat),
+                        players.get(seat),
+                    )
+                    for seat, h in enumerate(token_hashes)
+                ],
             )
-            async with conn.cursor() as cur:
-                await cur.executemany(
-                    "INSERT INTO seats (game_id, seat, token_hash, claimed_at, bot)"
-                    " VALUES (%s, %s, %s, %s, %s)",
-                    [
-                        (game.game_id, seat, h, game.created_at if h else None, bots.get(seat))
-                        for seat, h in enumerate(token_hashes)
-                    ],
-                )
-                if events:
-                    await cur.executemany(_INSERT_EVENT, [_event_params(e) for e in events])
+            if events:
+                await cur.executemany(_INSERT_EVENT, [_event_params(e) for e in events])
 
     async def get_game(self, game_id: str) -> GameRow | None:
         row = await self._read(
@@ -549,9 +681,27 @@ class EventStore:
         return game, events
 
     async def list_games(
-        self, kind: str | None, status: str | None, before: tuple[datetime, str] | None, limit: int
+        self,
+        kind: str | None,
+        status: str | None,
+        before: tuple[datetime, str] | None,
+        limit: int,
+        *,
+        app_id: str | None = None,
+        whole_app: bool = False,
+        player_id: str | None = None,
     ) -> list[GameRow]:
-        where, params = [], []
+        """Games newest first: the public ones, and those *app_id*'s players may see (``app``; all of
+        its games for the app itself, *whole_app*), and those where *player_id* holds a seat."""
+        seen = ["g.visibility = 'public'"]
+        params: list[Any] = []
+        if app_id is not None:
+            seen.append("g.app_id = %s" if whole_app else "(g.app_id = %s AND g.visibility = 'app')")
+            params.append(app_id)
+        if player_id is not None:
+            seen.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.game_id AND s.player_id = %s)")
+            params.append(player_id)
+        where: list[str] = [seen[0] if len(seen) == 1 else "(" + " OR ".join(seen) + ")"]
         if kind is not None:
             where.append("g.kind = %s")
             params.append(kind)
@@ -561,10 +711,9 @@ class EventStore:
         if before is not None:
             where.append("(g.created_at, g.game_id) < (%s, %s)")
             params.extend(before)
-        clause = ("WHERE " + " AND ".join(where)) if where else ""
         params.append(limit)
         rows = await self._read(
-            f"SELECT {_GAME_COLUMNS} FROM games g {clause}"
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE {' AND '.join(where)}"
             " ORDER BY g.created_at DESC, g.game_id DESC LIMIT %s",
             params,
         )
@@ -606,25 +755,53 @@ class EventStore:
         )
         return [r[0] for r in rows]
 
-    async def seat_token_hash(self, game_id: str, seat: int) -> str | None:
+    async def seat_token_hash(self, game_id: str, seat: int) -> tuple[str | None, bool]:
+        """The seat's token hash (None while it is open, or if there is no such seat) and whether
+        the seat is bound to a player (whose token may be re-issued: :meth:`reissue_token`)."""
         row = await self._read(
-            "SELECT token_hash FROM seats WHERE game_id = %s AND seat = %s", (game_id, seat), one=True
+            "SELECT token_hash, player_id IS NOT NULL FROM seats WHERE game_id = %s AND seat = %s",
+            (game_id, seat),
+            one=True,
         )
-        return row[0] if row else None
+        return (row[0], row[1]) if row else (None, False)
+
+    async def bindings(self, game_id: str) -> list[tuple[int, str | None, bool]]:
+        """``(seat, the player it is bound to or None, whether it is open)`` per seat of the game."""
+        rows = await self._read(
+            "SELECT seat, player_id, token_hash IS NULL FROM seats WHERE game_id = %s ORDER BY seat",
+            (game_id,),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def reissue_token(self, game_id: str, seat: int, player_id: str, token_hash: str) -> bool:
+        """The seat's token is now the one hashed *token_hash*, and the old one stops working; False
+        unless the seat is bound to *player_id*."""
+        async with self.connection() as conn:
+            cur = await conn.execute(
+                "UPDATE seats SET token_hash = %s WHERE game_id = %s AND seat = %s AND player_id = %s",
+                (token_hash, game_id, seat, player_id),
+            )
+            return cur.rowcount == 1
 
     async def claim_seat(
-        self, game_id: str, seat: int, token_hash: str, now: datetime, bot: str | None = None
+        self,
+        game_id: str,
+        seat: int,
+        token_hash: str,
+        now: datetime,
+        bot: str | None = None,
+        player_id: str | None = None,
     ) -> str | None:
-        """Claim an open seat (for a bot of level *bot*, if given); returns the game's status
-        afterwards, or None if the seat was taken.
+        """Claim an open seat (for a bot of level *bot*, if given; bound to *player_id*, if given);
+        returns the game's status afterwards, or None if the seat was taken.
 
         The last claim flips the game from ``open`` to ``active`` in the same transaction.
         """
         async with self.connection() as conn, conn.transaction():
             cur = await conn.execute(
-                "UPDATE seats SET token_hash = %s, claimed_at = %s, bot = %s"
+                "UPDATE seats SET token_hash = %s, claimed_at = %s, bot = %s, player_id = %s"
                 " WHERE game_id = %s AND seat = %s AND token_hash IS NULL",
-                (token_hash, now, bot, game_id, seat),
+                (token_hash, now, bot, player_id, game_id, seat),
             )
             if cur.rowcount != 1:
                 return None
@@ -651,8 +828,10 @@ class EventStore:
         status: str,
         now: datetime,
         idempotency: tuple[str, IdempotentResponse] | None = None,
+        to_act: list[int] | None = None,
     ) -> None:
-        """Append one command's events atomically, if the stream is still at *expected_version*.
+        """Append one command's events atomically, if the stream is still at *expected_version*;
+        the games row then says who is *to_act* (``GET /v1/me/games?to_act=true`` reads it).
 
         Appends without an idempotency key join a batch: the commands that reach this point in
         the same turn of the event loop are sent together as one statement (:data:`BATCH_APPEND`,
@@ -671,9 +850,10 @@ class EventStore:
             key, resp = idempotency
             idem = (game_id, key, resp.seat, resp.request_hash, resp.status_code, resp.response, now)
         sql = append_statement(len(events), idem is not None)
-        params = append_params_of(game_id, expected_version, rows, events[-1].hash, status, now, idem)
+        params = append_params_of(game_id, expected_version, rows, events[-1].hash, status, now, idem, to_act)
         if idem is None and self.batch_appends:
-            update = (game_id, expected_version, events[-1].seq, events[-1].hash, status, now)
+            acting = _int_array(to_act)
+            update = (game_id, expected_version, events[-1].seq, events[-1].hash, status, now, acting)
             row = await self._in_batch(game_id, sql, params, rows, update)
         else:
             row = await self._alone(sql, params, game_id, events[-1].seq, events[-1].hash)
@@ -685,8 +865,8 @@ class EventStore:
             raise StoreError(f"game {game_id}: events appended but the version did not move")
 
     async def _alone(
-        self, sql: str, params: list, game_id: str, last_seq: int, last_hash: str
-    ) -> tuple | None:
+        self, sql: str, params: list[Any], game_id: str, last_seq: int, last_hash: str
+    ) -> TupleRow | None:
         for attempt in (1, 2):
             try:
                 async with self.connection() as conn:
@@ -708,7 +888,8 @@ class EventStore:
         """Whether Postgres has restarted since a connection to it was opened (so every session of
         that connection is gone: whatever it did not commit, it never will)."""
         row = await self._read("SELECT pg_postmaster_start_time()::text", (), one=True)
-        return row[0] != epoch
+        started: str = _only(row)[0]
+        return started != epoch
 
     async def _recover(
         self, lost: StoreUnavailable, game_id: str, last_seq: int, last_hash: str
@@ -733,8 +914,8 @@ class EventStore:
         return "committed" if row[0] == last_hash else "lost_race"
 
     async def _in_batch(
-        self, game_id: str, sql: str, params: list, rows: list[tuple], update: tuple
-    ) -> tuple | None:
+        self, game_id: str, sql: str, params: list[Any], rows: list[tuple[Any, ...]], update: tuple[Any, ...]
+    ) -> TupleRow | None:
         loop = asyncio.get_running_loop()
         batch = self._gathering
         if batch is None:
@@ -809,7 +990,7 @@ class EventStore:
                 if not p.answer.done():
                     p.answer.set_exception(failure)
 
-    async def _send_batch(self, batch: list[_Pending]) -> list[tuple | None]:
+    async def _send_batch(self, batch: list[_Pending]) -> list[TupleRow | None]:
         self.batches_sent += 1
         metrics.APPEND_BATCHES.inc()
         metrics.APPENDS_BATCHED.inc(len(batch))
@@ -828,6 +1009,11 @@ class EventStore:
             moved = dict(await cur.fetchall())
         return [(moved.get(p.game_id), len(p.rows)) for p in batch]
 
+    async def creator_of(self, game_id: str) -> str | None:
+        """Who created the game (``games.creator``; None for a game from before it was kept)."""
+        row = await self._read("SELECT creator FROM games WHERE game_id = %s", (game_id,), one=True)
+        return row[0] if row else None
+
     async def version_of(self, game_id: str) -> int | None:
         """The game's current version (None if there is no such game)."""
         row = await self._read("SELECT version FROM games WHERE game_id = %s", (game_id,), one=True)
@@ -840,7 +1026,7 @@ class EventStore:
         self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None
     ) -> list[StoredEvent]:
         sql = f"SELECT {_EVENT_COLUMNS} FROM events e WHERE e.game_id = %s AND e.seq > %s"
-        params: list = [game_id, after]
+        params: list[Any] = [game_id, after]
         if upto is not None:
             sql += " AND e.seq <= %s"
             params.append(upto)
@@ -850,7 +1036,9 @@ class EventStore:
             params.append(limit)
         return [_event(r) for r in await self._read(sql, params)]
 
-    async def stream_events(self, game_id: str, after: int = 0, upto: int | None = None, batch: int = 500):
+    async def stream_events(
+        self, game_id: str, after: int = 0, upto: int | None = None, batch: int = 500
+    ) -> AsyncIterator[StoredEvent]:
         """Every event after *after*, fetched in batches so a long history never sits in memory."""
         while True:
             chunk = await self.events(game_id, after=after, upto=upto, limit=batch)

@@ -124,7 +124,8 @@ async def export_lines(
         if hidden:
             # The chain covers a salted digest; the reader cannot salt without the seed.
             line.payload_digest = payload_digest(stored.payload, stored.visible_to, seed, stored.seq)
-        if not hidden or (viewer is not None and viewer in stored.visible_to):  # type: ignore[operator]
+        seats = stored.visible_to
+        if seats is None or revealed or (viewer is not None and viewer in seats):
             line.payload = msgspec.Raw(stored.payload)
         else:
             public = redact_for(event, viewer)

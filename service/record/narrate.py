@@ -6,13 +6,13 @@ from collections.abc import Iterator
 
 import msgspec
 
-from domain.kernel import Game
+from domain.kernel import Event, Game
 
 from ..codec import GameCodec
 from .format import Record, RecordError, present
 
 
-def _generic(event) -> str:
+def _generic(event: Event) -> str:
     fields = ", ".join(f"{k}={v}" for k, v in msgspec.structs.asdict(event).items())
     name = type(event).__name__
     return f"{name}({fields})" if fields else name

@@ -180,7 +180,7 @@ def _check_chain(record: Record, seed: str | None) -> Check:
 
 
 def _decoded_events(record: Record, codec: GameCodec) -> tuple[list[Event], int | None]:
-    events = []
+    events: list[Event] = []
     for line in record.events:
         payload = present(line.payload)
         if payload is None:

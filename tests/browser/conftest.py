@@ -63,14 +63,24 @@ def new_page(browser) -> Iterator:
     """Opens a page in a browser context of its own (its own localStorage: another player), or in
     the context of *beside*; every context is closed after the test (their streams with them)."""
     contexts = []
+    refused: list[str] = []
 
-    def open_page(beside=None, viewport: dict | None = None):
+    def watch(message) -> None:
+        # What the page's Content-Security-Policy stopped (an inline style or script, an eval):
+        # the page would silently look or work differently from what it was built to.
+        if "Content Security Policy" in message.text:
+            refused.append(message.text)
+
+    def open_page(beside=None, viewport: dict | None = None, **options):
+        """*options* go to the new context (e.g. ``has_touch=True, is_mobile=True`` for a phone)."""
         if beside is not None:
             return beside.context.new_page()
-        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, **options)
+        context.on("console", watch)
         contexts.append(context)
         return context.new_page()
 
     yield open_page
     for context in contexts:
         context.close()
+    assert not refused, f"the page's Content-Security-Policy refused: {refused}"

@@ -5,7 +5,9 @@ each title clicked through to its outcome, verification and replay; a screenshot
 from __future__ import annotations
 
 import json
+import os
 import random
+import tempfile
 import urllib.request
 from pathlib import Path
 
@@ -14,11 +16,13 @@ from playwright.sync_api import Page
 
 from domain.registry import production_games
 
-from .pages import click_a_legal_move, play_moves, settled, state
+from .pages import LIVE_OVER_SOCKET, SocketMoves, click_a_legal_move, play_moves, settled, state, wait_for
 
 pytestmark = pytest.mark.slow
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = Path(os.environ.get("YAMEN_SCREENSHOTS") or Path(tempfile.gettempdir()) / "yamen-screenshots")
+"""Where each board's screenshot goes: a scratch directory, so a test run leaves the checkout as it
+found it; ``YAMEN_SCREENSHOTS=docs/screenshots`` refreshes the README's pictures."""
 HELD_TOKENS = "Object.keys(localStorage).filter((key) => key.startsWith('yamen.token')).length"
 REPLAY_AT = """v => {
     const replay = document.querySelector('#replay');
@@ -55,28 +59,28 @@ def test_lobby_from_another_origin_joined_seats_and_a_live_spectator(new_page, a
     spectator.evaluate("window.__notReloaded = true")
 
     seats: dict[int, Page] = {}
+    sockets: dict[int, SocketMoves] = {}
     for seat in (0, 1):  # each player in a browser of their own, joining from the open-games list
         page = new_page()
         _watch_errors(page, errors)
+        sockets[seat] = SocketMoves(page)
         page.goto(lobby_url)
         join = page.locator(f'#open-games button.join[data-game="{game_id}"][data-seat="{seat}"]')
         join.click()
         page.wait_for_url(f"**#/game/{game_id}/seat/{seat}")
         seats[seat] = page
     for page in seats.values():
-        page.wait_for_function("document.querySelector('#game')?.dataset.status === 'active'", timeout=10_000)
+        wait_for(page, "document.querySelector('#game')?.dataset.status === 'active'", timeout=10_000)
     # The seats' tokens stayed in their own browsers: the creator holds none.
     assert creator.evaluate(HELD_TOKENS) == 0
     assert seats[0].evaluate(HELD_TOKENS) == 1
 
-    # A stale If-Match (as if another tab had moved first) is refused; the page shows the problem.
-    actor = seats[state(seats[0])[2][0]]
+    # A stale version (as if another tab had moved first) is refused; the page shows the problem.
+    acting = state(seats[0])[2][0]
+    actor = seats[acting]
     settled(actor)
-
-    def stale(route):
-        route.continue_(headers={**route.request.headers, "if-match": '"1"'})
-
-    actor.route("**/moves", stale, times=1)
+    wait_for(actor, LIVE_OVER_SOCKET)  # the one-trip move goes over the socket
+    sockets[acting].change_next_move(lambda move: {**move, "expected_version": 1})
     before = state(actor)[0]
     click_a_legal_move(actor, random.Random(0))
     problem = actor.locator("#move-error .problem")
@@ -150,20 +154,20 @@ def test_a_complete_game_of_each_title_by_clicking(new_page, api, kind, options)
     outcome.wait_for()
     assert page.locator("#outcome .scores tbody tr").count() == 2
     assert page.locator("#outcome .winners").inner_text().startswith("Seat")
-    page.wait_for_function("document.querySelector('#seed-check')?.classList.contains('ok')")
+    wait_for(page, "document.querySelector('#seed-check')?.classList.contains('ok')")
     verification = page.locator("#verification")
-    page.wait_for_function("document.querySelector('#verification')?.dataset.result !== undefined")
+    wait_for(page, "document.querySelector('#verification')?.dataset.result !== undefined")
     assert verification.get_attribute("data-result") == "passed", verification.inner_text()
     assert page.locator("#verification .check").count() >= 3
     assert page.locator("#verification .check-failed").count() == 0
 
     # The replay: the last version, then an early one; the board differs.
     replay = page.locator("#replay")
-    page.wait_for_function(REPLAY_AT, arg=version)
+    wait_for(page, REPLAY_AT, arg=version)
     last_board = page.locator("#replay-board").inner_html()
     early = 2
     page.locator("#replay-slider").fill(str(early))
-    page.wait_for_function(REPLAY_AT, arg=early)
+    wait_for(page, REPLAY_AT, arg=early)
     assert page.locator("#replay-board").inner_html() != last_board
     assert page.locator("#replay-event .replay-type").inner_text().startswith(f"{kind}.")
     assert replay.locator("#replay-version").inner_text() == str(early)
@@ -189,7 +193,8 @@ def _create_hot_seat(api: str, kind: str) -> str:
 )
 def test_a_missing_or_failing_board_module_falls_back_to_the_generic_board(new_page, api, module, note):
     game_id = _create_hot_seat(api, "yangtze")
-    page = new_page()
+    # The page's service worker would fetch the module itself, past Playwright's routes.
+    page = new_page(service_workers="block")
     if module is None:
         page.route("**/assets/boards/yangtze.js", lambda route: route.fulfill(status=404, body="not here"))
     else:

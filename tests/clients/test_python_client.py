@@ -91,7 +91,7 @@ def test_the_generator_takes_every_operation_and_schema(generated, served_docume
     assert not missing, f"operations without a generated function: {missing}"
     models = importlib.import_module(f"{PACKAGE}.models")
     for name in document["components"]["schemas"]:
-        if name not in ("Command", "Event", "View"):  # unions: inlined where used
+        if name not in ("Command", "Event", "View", "CreateGame"):  # unions: inlined where used
             assert hasattr(models, name), f"schema {name} has no generated model"
 
 
@@ -101,6 +101,12 @@ def _ok(answer, status: HTTPStatus, model: type):
         answer.content[:2000],
     )
     return answer.parsed
+
+
+def creation(models, kind: str, **fields):
+    """The create request of *kind*'s own model (``CreateYangtzeGame``…: the document's
+    ``CreateGame`` is a union by kind, each member with that title's options)."""
+    return getattr(models, f"Create{kind.capitalize()}Game").from_dict({"kind": kind, **fields})
 
 
 class Player:
@@ -123,12 +129,12 @@ class Player:
     ) -> tuple[str, dict[int, str]]:
         """Seats left open and then claimed one by one (joinSeat) when there are two or more."""
         models = self.models
-        take = models.CreateGameTakeSeatsType0.NONE if players > 1 else models.CreateGameTakeSeatsType0.ALL
-        body = models.CreateGame(
-            kind=kind,
-            options=models.CreateGameOptions.from_dict({**(options or {}), "players": players}),
+        body = creation(
+            models,
+            kind,
+            options={**(options or {}), "players": players},
             seed=seed,
-            take_seats=take,
+            take_seats="none" if players > 1 else "all",
         )
         created = _ok(self.call("createGame", body=body), HTTPStatus.CREATED, models.GameCreated)
         tokens = {token.seat: token.token for token in created.tokens}
@@ -297,11 +303,7 @@ def test_the_generated_client_plays_every_configuration(generated, served_docume
         for players in wanted:
             probe = player.call(
                 "createGame",
-                body=player.models.CreateGame(
-                    kind=kind,
-                    options=player.models.CreateGameOptions.from_dict({**body, "players": players}),
-                    seed="probe",
-                ),
+                body=creation(player.models, kind, options={**body, "players": players}, seed="probe"),
             )
             if probe.status_code == HTTPStatus.CREATED:
                 player.play(kind, players, f"every-{n}-{players}", body, audit=False)
@@ -328,9 +330,7 @@ def test_the_generated_client_plays_against_bots_at_a_timed_table(generated, ser
         "players": 3,
         "table": {"clock": {"mode": "total", "seconds": 600, "increment": 5}, "takebacks": "consent"},
     }
-    body = models.CreateGame.from_dict(
-        {"kind": "yangtze", "options": options, "seed": "client-table", "bots": {"2": "heuristic"}}
-    )
+    body = creation(models, "yangtze", options=options, seed="client-table", bots={"2": "heuristic"})
     created = _ok(player.call("createGame", body=body), HTTPStatus.CREATED, models.GameCreated)
     game_id = created.game_id
     tokens = {t.seat: t.token for t in created.tokens}
@@ -398,3 +398,257 @@ def test_the_generated_client_plays_against_bots_at_a_timed_table(generated, ser
     assert rematch.game_id != game_id and rematch.status == "active"
     listed = _ok(player.call("listGames", kind="yangtze", limit=100), HTTPStatus.OK, models.GameList)
     assert rematch.game_id in {g.game_id for g in listed.games}
+
+
+def test_the_generated_client_runs_an_apps_day(generated, served_document, live_url):
+    """A front end's day through the generated package, with its security schemes (an
+    ``AuthenticatedClient`` per credential): the operator makes two apps, the first subscribes a
+    webhook, registers two users, signs an assertion for one (HS256, PyJWT), creates a private game
+    and seats them; they play it to the end with their own credentials, find it in ``/v1/me/games``
+    (to act, then finished), recover a seat token; the other app cannot see the game; every
+    delivery arrives signed (verified with ``standardwebhooks``), in order, and the delivery log
+    shows them."""
+    import time
+
+    import jwt
+
+    from tests.http.test_webhooks import Receiver
+
+    from .conftest import ADMIN_TOKEN
+
+    package = importlib.import_module(PACKAGE)
+    player = Player(json.loads(served_document), live_url)
+    models = player.models
+
+    def as_(token: str):
+        return package.AuthenticatedClient(
+            base_url=live_url, token=token, raise_on_unexpected_status=True, timeout=60.0
+        )
+
+    def by(operation_id: str, client, *args, **kwargs):
+        module = importlib.import_module(player.modules[operation_id])
+        return module.sync_detailed(*args, client=client, **kwargs)
+
+    admin = as_(ADMIN_TOKEN)
+    made = _ok(
+        by("adminCreateApp", admin, body=models.CreateApp(name="Client Tea House")),
+        HTTPStatus.CREATED,
+        models.AppCreated,
+    )
+    app_id, app = made.app.app_id, as_(made.key.key)
+    other = as_(
+        _ok(
+            by("adminCreateApp", admin, body=models.CreateApp(name="Another House")),
+            HTTPStatus.CREATED,
+            models.AppCreated,
+        ).key.key
+    )
+
+    receiver = Receiver()
+    try:
+        types = [
+            models.SubscribeWebhookEventTypesItem(t) for t in ("game.created", "game.turn", "game.finished")
+        ]
+        endpoint = _ok(
+            by("subscribeWebhook", app, body=models.SubscribeWebhook(url=receiver.url, event_types=types)),
+            HTTPStatus.CREATED,
+            models.WebhookEndpointCreated,
+        )
+        receiver.secrets.append(endpoint.secret)
+
+        first = _ok(
+            by("registerPlayer", app, body=models.RegisterPlayer(external_id="user-1", credential=True)),
+            HTTPStatus.CREATED,
+            models.PlayerInfo,
+        )
+        second = _ok(
+            by("registerPlayer", app, body=models.RegisterPlayer(external_id="user-2", display_name="Li")),
+            HTTPStatus.CREATED,
+            models.PlayerInfo,
+        )
+        signing = _ok(
+            by(
+                "adminAddSigningKey",
+                admin,
+                app_id,
+                body=models.AddSigningKey(alg=models.AddSigningKeyAlg("HS256")),
+            ),
+            HTTPStatus.CREATED,
+            models.NewSigningKey,
+        )
+        now = int(time.time())
+        assertion = jwt.encode(
+            {"iss": app_id, "sub": "user-2", "aud": "yamen", "iat": now, "exp": now + 900},
+            signing.secret,
+            algorithm="HS256",
+            headers={"kid": signing.kid},
+        )
+        seats = {0: as_(first.credential.credential), 1: as_(assertion)}
+        me = _ok(by("getMe", seats[1]), HTTPStatus.OK, models.PlayerInfo)
+        assert me.player_id == second.player_id and me.app_id == app_id
+
+        body = creation(
+            models,
+            "yangtze",
+            options={"players": 2},
+            seed="an-apps-day",
+            take_seats="none",
+            visibility="private",
+        )
+        created = _ok(by("createGame", app, body=body), HTTPStatus.CREATED, models.GameCreated)
+        game_id = created.game_id
+        for seat, registered in ((0, first), (1, second)):
+            joined = by("joinSeat", app, game_id, seat, body=models.JoinSeat(player_id=registered.player_id))
+            _ok(joined, HTTPStatus.CREATED, models.Joined)
+        assert by("getGame", other, game_id).status_code == HTTPStatus.NOT_FOUND, "another app's private game"
+        assert game_id not in {
+            g.game_id for g in _ok(by("listGames", other, limit=100), HTTPStatus.OK, models.GameList).games
+        }
+
+        rng, seen_to_act = random.Random("an-apps-day"), False
+        for moves in range(MAX_MOVES):
+            game = _ok(by("getGame", app, game_id), HTTPStatus.OK, models.GameDocument)
+            if game.status == "finished":
+                break
+            seat = rng.choice(game.to_act)
+            if not seen_to_act:
+                mine = _ok(by("listMyGames", seats[seat], to_act=True), HTTPStatus.OK, models.MyGames)
+                assert [g.game_id for g in mine.games] == [game_id] and seat in mine.games[0].to_act
+                seen_to_act = True
+            answer = by("getLegalMoves", seats[seat], game_id)
+            legal = _ok(answer, HTTPStatus.OK, models.LegalMoves)
+            assert legal.seat == seat
+            moved = by(
+                "submitMove",
+                seats[seat],
+                game_id,
+                body=rng.choice(legal.moves),
+                if_match=answer.headers["etag"],
+                idempotency_key=f"{game_id}-{moves}",
+            )
+            _ok(moved, HTTPStatus.OK, models.MoveResult)
+        else:
+            raise AssertionError(f"the app's game did not end within {MAX_MOVES} moves")
+        status = models.ListMyGamesStatus("finished")
+        for seat in seats.values():
+            finished = _ok(by("listMyGames", seat, status=status), HTTPStatus.OK, models.MyGames)
+            assert game_id in {g.game_id for g in finished.games}
+
+        token = _ok(by("reissueSeatToken", seats[0], game_id, 0), HTTPStatus.CREATED, models.Joined)
+        viewed = _ok(by("getGame", as_(token.token), game_id), HTTPStatus.OK, models.GameDocument)
+        assert viewed.viewer == 0
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            kinds = [r["body"]["type"] for r in receiver.accepted(game_id)]
+            if "game.finished" in kinds:
+                break
+            time.sleep(0.2)
+        got = receiver.accepted(game_id)
+        types = [r["body"]["type"] for r in got]
+        assert types[0] == "game.created" and types[-1] == "game.finished", types
+        assert all(r["verified_with"] == [endpoint.secret] for r in got), "every delivery signed"
+        versions = [r["body"]["data"]["version"] for r in got]
+        assert versions == sorted(versions), "in order"
+        log = _ok(
+            by("listWebhookDeliveries", app, endpoint.endpoint_id, game_id=game_id, limit=100),
+            HTTPStatus.OK,
+            models.WebhookDeliveryList,
+        )
+        delivered = {
+            d.delivery_id for d in log.deliveries if d.status == models.WebhookDeliveryStatus("succeeded")
+        }
+        assert {r["id"] for r in got} <= delivered, (sorted(delivered), [r["id"] for r in got])
+    finally:
+        receiver.close()
+
+
+def test_the_generated_client_seeks_rated_games_and_reads_the_leaderboard(
+    generated, served_document, live_url
+):
+    """Two of an app's players seek rated Yangtze games through the generated package: the matcher
+    seats them together (the long poll answers), one resigns, each game's document shows both
+    seats' rating changes, and after ten games (past the provisional ones) both are on the
+    title's leaderboard, in order, and around each other."""
+    import time
+
+    from .conftest import ADMIN_TOKEN
+
+    package = importlib.import_module(PACKAGE)
+    player = Player(json.loads(served_document), live_url)
+    models = player.models
+
+    def as_(token: str):
+        return package.AuthenticatedClient(
+            base_url=live_url, token=token, raise_on_unexpected_status=True, timeout=90.0
+        )
+
+    def by(operation_id: str, client, *args, **kwargs):
+        module = importlib.import_module(player.modules[operation_id])
+        return module.sync_detailed(*args, client=client, **kwargs)
+
+    made = _ok(
+        by("adminCreateApp", as_(ADMIN_TOKEN), body=models.CreateApp(name="Ladder House")),
+        HTTPStatus.CREATED,
+        models.AppCreated,
+    )
+    app = as_(made.key.key)
+    registered = [
+        _ok(
+            by(
+                "registerPlayer",
+                app,
+                body=models.RegisterPlayer(external_id=name, display_name=name, credential=True),
+            ),
+            HTTPStatus.CREATED,
+            models.PlayerInfo,
+        )
+        for name in ("ladder-a", "ladder-b")
+    ]
+    players = [as_(p.credential.credential) for p in registered]
+    games = []
+    for round_ in range(10):
+        seeks = [
+            _ok(
+                by("createSeek", who, body=models.SeekRequest(kind="yangtze", players=[2], rated=True)),
+                HTTPStatus.CREATED,
+                models.Seek,
+            )
+            for who in players
+        ]
+        matched = [
+            _ok(by("getSeek", who, seek.seek_id, wait=30), HTTPStatus.OK, models.Seek)
+            for who, seek in zip(players, seeks, strict=True)
+        ]
+        assert [m.status for m in matched] == ["matched", "matched"], matched
+        assert matched[0].game_id == matched[1].game_id and {m.seat for m in matched} == {0, 1}
+        game_id = matched[0].game_id
+        loser = players[round_ % 2]
+        resigned = by(
+            "submitMove", loser, game_id, body=models.TableResign.from_dict({"type": "table.Resign"})
+        )
+        _ok(resigned, HTTPStatus.OK, models.MoveResult)
+        games.append(game_id)
+
+    deadline = time.monotonic() + 60
+    while True:
+        game = _ok(by("getGame", app, games[0]), HTTPStatus.OK, models.GameDocument)
+        mine = _ok(by("getMyRatings", players[0]), HTTPStatus.OK, models.PlayerRatings)
+        if isinstance(game.ratings, models.GameRatings) and len(mine.history) == 10:
+            break
+        assert time.monotonic() < deadline, "the ratings were not applied within 60 s"
+        time.sleep(0.2)
+    assert game.ratings.rated and len(game.ratings.seats) == 2
+    winner, loser_ = sorted(game.ratings.seats, key=lambda s: s.rank)
+    assert winner.delta > 0 > loser_.delta and winner.provisional
+
+    board = _ok(by("getLeaderboard", app, "yangtze", limit=100), HTTPStatus.OK, models.Leaderboard)
+    ours = [e for e in board.entries if e.player_id in {p.player_id for p in registered}]
+    assert len(ours) == 2 and ours[0].rating >= ours[1].rating and ours[0].rank < ours[1].rank
+    around = _ok(
+        by("getLeaderboardAround", app, "yangtze", registered[0].player_id),
+        HTTPStatus.OK,
+        models.AroundPlayer,
+    )
+    assert around.player.player_id == registered[0].player_id
+    assert {e.player_id for e in around.entries} >= {p.player_id for p in registered}

@@ -4,8 +4,9 @@ Runs as whoever runs pytest. As root (CI and the dev machines here) it also chec
 that the server runs as the unprivileged ``yamen-postgres`` account (created on
 first use), that nothing outside the data dir is chmod-ed, and, in a forked child
 that drops to ``nobody``, the normal-user path (with a data dir path too long for
-a Unix socket). Whole module: a few seconds (two fresh clusters, initdb being
-most of it).
+a Unix socket), and that binaries the account cannot reach (a virtualenv under
+/root) run from a copy in the data dir. Whole module: about ten seconds (four
+fresh clusters, initdb being most of it).
 """
 
 from __future__ import annotations
@@ -191,6 +192,32 @@ def test_server_of_a_killed_owner_is_adopted(data_dir: Path) -> None:
     assert not _alive(pid)
 
 
+def test_an_owner_file_naming_no_process_is_no_owner(data_dir: Path) -> None:
+    """A hand-edited owner file whose owner is not a ``pid:start`` string: the orphaned server is
+    adopted (it used to end in an AttributeError on ``int.split``)."""
+    owner = _python(
+        f"""
+        import os, signal
+        from pathlib import Path
+        from service.dev.embedded import start_embedded_postgres
+        url, stop = start_embedded_postgres(Path({str(data_dir)!r}), durable=False)
+        print("URL", url, flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+        """
+    )
+    out, err = owner.communicate(timeout=30)
+    assert owner.returncode == -signal.SIGKILL, err
+    pgdata = _pgdata(data_dir)
+    pid = _postmaster_pid(pgdata)
+    (data_dir / f"{pgdata.name}.owner").write_text('{"owner": 4242}')
+
+    url, stop = start_embedded_postgres(data_dir, durable=False)
+    assert url == _url_from(out)
+    assert _postmaster_pid(pgdata) == pid  # adopted, not restarted
+    stop()
+    assert not _alive(pid)
+
+
 def test_server_of_a_live_owner_is_shared(data_dir: Path) -> None:
     owner = _python(
         f"""
@@ -301,6 +328,102 @@ def test_normal_user_with_a_long_data_dir_path(data_dir: Path) -> None:
             for pid in embedded._stray_postmasters(pgdata):
                 embedded._shut_down(pid)
         shutil.rmtree(mine, ignore_errors=True)
+
+
+def test_the_default_data_dir_is_the_same_from_any_directory(tmp_path: Path, monkeypatch) -> None:
+    """It was ./.yamen-data: started again from another directory, the earlier games were gone."""
+    import platformdirs
+
+    monkeypatch.chdir(tmp_path)
+    here = embedded.default_data_dir()
+    monkeypatch.chdir("/")
+    assert embedded.default_data_dir() == here and here.is_absolute()
+    if IS_ROOT:
+        # root's own data dir (/root/.local/share) is closed to the server account; /var/lib is not
+        assert here == Path(platformdirs.site_state_dir("yamen")) == Path("/var/lib/yamen")
+        account = embedded._service_account(embedded.SERVICE_USER)
+        assert embedded._closed_ancestor(here, account) is None
+    else:
+        assert here == Path(platformdirs.user_data_dir("yamen"))
+
+
+def test_a_data_dir_that_cannot_be_made_is_refused_in_one_line(tmp_path: Path) -> None:
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("")
+    with pytest.raises(EmbeddedPostgresError, match="cannot create the data dir") as refused:
+        start_embedded_postgres(in_the_way / "data", durable=False)
+    assert "\n" not in str(refused.value) and "--data-dir" in str(refused.value)
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="root-only behaviour")
+def test_root_runs_binaries_it_cannot_reach_from_a_copy_in_the_data_dir() -> None:
+    """The quick start run as root in a checkout under /root: the virtualenv, and the package's
+    PostgreSQL in it, lie under a directory the server account cannot enter.  The server's files are
+    copied into the data dir once and run from there; the closed directory stays closed."""
+    import psutil
+
+    backend, bin_dir = embedded._locate_binaries(None)
+    package = bin_dir.parents[1]
+    closed = Path(tempfile.mkdtemp(prefix="yamen-embedded-venv-"))  # mode 0700, like /root
+    closed_data = Path(tempfile.mkdtemp(prefix="yamen-embedded-copy-"))
+    closed_data.chmod(0o755)
+    try:
+        site = closed / "site-packages"
+        shutil.copytree(package, site / package.name, symlinks=True)
+        bundled = package.with_name(f"{package.name}.libs")
+        if bundled.is_dir():
+            shutil.copytree(bundled, site / bundled.name, symlinks=True)
+        owner = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                textwrap.dedent(
+                    f"""
+                    import sys
+                    from pathlib import Path
+                    from service.dev.embedded import _locate_binaries, start_embedded_postgres
+                    print("FROM", _locate_binaries(None)[1], flush=True)
+                    url, stop = start_embedded_postgres(Path({str(closed_data / "data")!r}), durable=False)
+                    print("URL", url, flush=True)
+                    sys.stdin.readline()
+                    stop()
+                    """
+                ),
+            ],
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": f"{site}:{REPO}"},  # the closed copy is the one found
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            lines = []
+            for line in owner.stdout:
+                lines.append(line)
+                if line.startswith("URL "):
+                    break
+            assert any(line.startswith(f"FROM {site}") for line in lines), lines
+            url = _url_from("".join(lines))
+            assert url, owner.stderr.read() if owner.poll() is not None else lines
+            assert _select_one(url) == 1
+            pgdata = _pgdata(closed_data / "data")
+            server = psutil.Process(_postmaster_pid(pgdata))
+            copy = closed_data / "data" / "binaries" / f"{backend}-{embedded._server_version(bin_dir)}"
+            assert Path(server.exe()).is_relative_to(copy)
+            assert stat.S_IMODE(closed.stat().st_mode) == 0o700  # never opened up
+            owner.communicate("\n", timeout=30)
+            assert owner.returncode == 0
+        finally:
+            if owner.poll() is None:
+                owner.kill()
+                owner.wait()
+    finally:
+        for pgdata in (closed_data / "data").glob("pg*"):
+            for pid in embedded._stray_postmasters(pgdata):
+                embedded._shut_down(pid)
+        shutil.rmtree(closed, ignore_errors=True)
+        shutil.rmtree(closed_data, ignore_errors=True)
 
 
 def test_stop_still_stops_the_server_when_the_data_dir_was_deleted(data_dir: Path) -> None:

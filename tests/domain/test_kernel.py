@@ -80,9 +80,9 @@ def test_scratch_folds_each_event_as_it_is_emitted():
 def test_scratch_never_mutates_the_original():
     state = _table()
     before = msgspec.msgpack.encode(state)
-    table = Scratch(state, evolve)
+    table = Scratch(state, evolve, Rng("scratch", 3))
     table.emit(Claimed(seat=0, claim="low"), Staked(seat=0, amount=3), Answered(seat=2, believe=False))
-    assert table.state is not state and table.rng is None
+    assert table.state is not state
     assert msgspec.msgpack.encode(state) == before
 
 
@@ -94,7 +94,7 @@ def test_scratch_uses_the_games_own_copy():
         return clone(state)
 
     state = _table()
-    table = Scratch(state, evolve, copy=copy)
+    table = Scratch(state, evolve, Rng("scratch", 4), copy=copy)
     table.emit(Claimed(seat=0, claim="high"))
     assert copies == [state] and state.claim is None and table.state.claim == "high"
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from .audit import audit
 from .load import PROBE_SECONDS, Load
 from .processes import Postgres, Redis, RunDir, Service, connection_owner, machine
-from .report import Check, Outcome, Spec
+from .report import FIRST_MOVE_BOUND, Check, Outcome, Spec
 
 SPECS = {
     s.name: s
@@ -20,9 +20,17 @@ SPECS = {
         Spec("redis_kill", "Redis SIGKILL, restarted on the same port", "none", keeps_answering=True),
         Spec(
             "postgres_stop",
-            "Postgres `pg_ctl stop -m immediate`, started again",
+            "Postgres `pg_ctl stop -m immediate`, started again 5 s later",
             "none",
             keeps_answering=False,
+            first_move_bound=FIRST_MOVE_BOUND,
+        ),
+        Spec(
+            "postgres_long_stop",
+            "Postgres `pg_ctl stop -m immediate`, started again 9 s later",
+            "none",
+            keeps_answering=False,
+            first_move_bound=FIRST_MOVE_BOUND,
         ),
         Spec("worker_kill", "one granian worker SIGKILLed", "per-connection", keeps_answering=True),
         Spec("pubsub_kill", "`CLIENT KILL TYPE pubsub` on Redis", "none", keeps_answering=True),

@@ -25,6 +25,9 @@ GAP_BOUND = 5.0
 answering: no stretch longer than this without a 2xx answer."""
 RESPAWN_BOUND = 10.0
 """A killed worker is replaced within this long."""
+FIRST_MOVE_BOUND = 1.0
+"""After a Postgres outage, the first move is acknowledged within this long of Postgres accepting
+connections again (the figure is the *move* recovery time of its row)."""
 
 DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "reliability.md"
 BEGIN, END = "<!-- BEGIN FAULTS -->", "<!-- END FAULTS -->"
@@ -38,6 +41,8 @@ class Spec:
     """``none``; ``per-connection`` (each client connection may break once: the killed worker's);
     ``any`` (the whole service restarts: counted, and confined to the outage window)."""
     keeps_answering: bool
+    first_move_bound: float | None = None
+    """When set, the first move after the return must be acknowledged within this long."""
 
 
 @dataclass
@@ -158,6 +163,16 @@ class Outcome:
                 ", ".join(f"{k}: {'never' if v is None else f'{v:.2f} s'}" for k, v in slow.items()),
             )
         )
+        bound = self.spec.first_move_bound
+        if bound is not None:
+            first = rec["move"]
+            add(
+                Check(
+                    f"the first move acknowledged within {bound:g} s of the return",
+                    first is not None and first <= bound,
+                    "no move acknowledged after the return" if first is None else f"{first:.2f} s",
+                )
+            )
         if self.spec.keeps_answering:
             gap = self.longest_gap(self.fault_at, window_end)
             add(Check(f"keeps answering (no 2xx gap over {GAP_BOUND:g} s)", gap <= GAP_BOUND, f"{gap:.2f} s"))

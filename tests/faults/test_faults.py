@@ -25,6 +25,9 @@ pytestmark = pytest.mark.slow
 
 REDIS_DOWN = 7.0
 POSTGRES_DOWN = 5.0
+POSTGRES_LONG_DOWN = 9.0
+"""Long enough for a reconnect backoff that doubles (1, 2, 4, 8 s…) to show: its retries fall
+about 7 and 15 s into the outage, and Postgres returns about 10 s in, between them."""
 RESTART_GIVE_UP = 90.0
 """How long the harness keeps trying to start ``yamen serve`` again on its port (a refused start
 is reported; this only keeps the rest of the run meaningful)."""
@@ -57,14 +60,24 @@ async def test_redis_killed_and_restarted(env: Env) -> None:
     _report(await run_fault(env, SPECS["redis_kill"], inject))
 
 
-async def test_postgres_stopped_immediately_and_started(env: Env) -> None:
+def _postgres_down_for(seconds: float):
     async def inject(env: Env, service: Service) -> Injected:
         await asyncio.to_thread(env.postgres.stop_immediate)
-        await asyncio.sleep(POSTGRES_DOWN)
+        await asyncio.sleep(seconds)
+        # start() returns once Postgres accepts connections: the return, from which the first
+        # acknowledged move is timed.
         await asyncio.to_thread(env.postgres.start)
         return Injected(time.monotonic())
 
-    _report(await run_fault(env, SPECS["postgres_stop"], inject))
+    return inject
+
+
+async def test_postgres_stopped_immediately_and_started(env: Env) -> None:
+    _report(await run_fault(env, SPECS["postgres_stop"], _postgres_down_for(POSTGRES_DOWN)))
+
+
+async def test_postgres_stopped_for_longer(env: Env) -> None:
+    _report(await run_fault(env, SPECS["postgres_long_stop"], _postgres_down_for(POSTGRES_LONG_DOWN)))
 
 
 async def test_worker_killed(env: Env) -> None:

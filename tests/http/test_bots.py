@@ -117,7 +117,8 @@ async def test_an_open_seat_filled_by_a_bot_starts_the_game(client):
     created = await create(client, "yangtze", {"players": 2}, seed="bots-open", take=[0])
     game_id = created["game_id"]
     assert created["status"] == "open"
-    response = await client.put(f"/v1/games/{game_id}/seats/1/bot", json={"level": "random"})
+    creator = bearer(created["tokens"][0]["token"])  # the create took seat 0: its holder is the creator
+    response = await client.put(f"/v1/games/{game_id}/seats/1/bot", json={"level": "random"}, headers=creator)
     assert response.status_code == 200, response.text
     assert response.json()["status"] == "active"
     # The bot seat was claimed: nobody can join it now.

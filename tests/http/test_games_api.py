@@ -150,10 +150,12 @@ async def test_moves_are_judged(client):
         "invalid_request",
     )
     assert_problem(await client.post(url, content=b"[", headers=bearer(tokens[0])), 400, "invalid_request")
+    # No such game: 404 whatever the token, as for a private game the caller may not see (a 401
+    # here would tell the two apart, and let ids be enumerated).
     assert_problem(
         await client.post("/v1/games/g_nope/moves", json=claim, headers=bearer(tokens[0])),
-        401,
-        "invalid_token",
+        404,
+        "game_not_found",
     )
     # Nothing was written by any of those.
     assert (await client.get(f"/v1/games/{game_id}")).json()["version"] == created["version"]

@@ -3,6 +3,10 @@ next GETs would, so a client plays with one request per move."""
 
 from __future__ import annotations
 
+import json
+import pathlib
+import re
+
 from tests.http.helpers import bearer, create
 
 
@@ -64,3 +68,38 @@ async def test_an_unknown_include_is_refused_before_the_move(client):
     assert refused.headers["content-type"].startswith("application/problem+json")
     game = (await client.get(f"/v1/games/{game_id}")).json()
     assert game["version"] == legal["version"]
+
+
+async def test_include_may_be_comma_separated_as_well_as_repeated(client):
+    game_id, token, legal = await _seat_zero_to_move(client)
+    moved = await client.post(
+        f"/v1/games/{game_id}/moves?include=legal_moves,document",
+        json=legal["moves"][0],
+        headers=bearer(token),
+    )
+    assert moved.status_code == 200, moved.text
+    answer = moved.json()
+    assert (
+        answer["legal_moves"]
+        == (await client.get(f"/v1/games/{game_id}/legal-moves", headers=bearer(token))).json()
+    )
+    assert answer["document"]["version"] == answer["version"]
+    for malformed in ("legal_moves,", ",document", "legal_moves,secrets", ""):
+        refused = await client.post(
+            f"/v1/games/{game_id}/moves", params={"include": malformed}, json={}, headers=bearer(token)
+        )
+        assert refused.status_code == 400, (malformed, refused.text)
+
+
+def test_the_document_describes_both_forms_of_include():
+    document = json.loads(
+        (pathlib.Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text()
+    )
+    (include,) = [
+        p
+        for p in document["paths"]["/v1/games/{game_id}/moves"]["post"]["parameters"]
+        if p["name"] == "include"
+    ]
+    assert (include["style"], include["explode"]) == ("form", True)  # repeated: include=a&include=b
+    item = re.compile(include["schema"]["items"]["pattern"])
+    assert item.match("legal_moves,document") and item.match("document") and not item.match("document,")

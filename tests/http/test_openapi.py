@@ -107,6 +107,49 @@ OPERATIONS = {
     ("get", "/v1/games/{game_id}/record"): "getRecord",
     ("get", "/v1/games/{game_id}/verification"): "getVerification",
     ("post", "/v1/games/import"): "importRecord",
+    # The operator's admin API (service/http/controllers/admin.py).
+    ("post", "/v1/admin/apps"): "adminCreateApp",
+    ("get", "/v1/admin/apps"): "adminListApps",
+    ("get", "/v1/admin/apps/{app_id}"): "adminGetApp",
+    ("patch", "/v1/admin/apps/{app_id}"): "adminUpdateApp",
+    ("post", "/v1/admin/apps/{app_id}/keys"): "adminCreateKey",
+    ("post", "/v1/admin/apps/{app_id}/keys/{key_id}/rotate"): "adminRotateKey",
+    ("delete", "/v1/admin/apps/{app_id}/keys/{key_id}"): "adminRevokeKey",
+    ("post", "/v1/admin/apps/{app_id}/signing-keys"): "adminAddSigningKey",
+    ("delete", "/v1/admin/apps/{app_id}/signing-keys/{kid}"): "adminRevokeSigningKey",
+    # An app's webhooks (service/http/controllers/webhooks.py).
+    ("post", "/v1/webhooks"): "subscribeWebhook",
+    ("get", "/v1/webhooks"): "listWebhooks",
+    ("get", "/v1/webhooks/{endpoint_id}"): "getWebhook",
+    ("patch", "/v1/webhooks/{endpoint_id}"): "changeWebhook",
+    ("delete", "/v1/webhooks/{endpoint_id}"): "deleteWebhook",
+    ("post", "/v1/webhooks/{endpoint_id}/secrets"): "rotateWebhookSecret",
+    ("get", "/v1/webhooks/{endpoint_id}/deliveries"): "listWebhookDeliveries",
+    ("post", "/v1/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver"): "redeliverWebhook",
+    # Players (service/http/controllers/players.py).
+    ("post", "/v1/players"): "registerPlayer",
+    ("get", "/v1/players/{player_id}"): "getPlayer",
+    ("delete", "/v1/players/{player_id}/credentials/{credential_id}"): "revokePlayerCredential",
+    ("delete", "/v1/me/credentials/{credential_id}"): "revokeMyCredential",
+    ("get", "/v1/me"): "getMe",
+    ("get", "/v1/me/games"): "listMyGames",
+    ("post", "/v1/guests"): "createGuest",
+    ("post", "/v1/games/{game_id}/seats/{seat}/token"): "reissueSeatToken",
+    # Ratings and leaderboards (service/http/controllers/ratings.py).
+    ("get", "/v1/players/{player_id}/ratings"): "getPlayerRatings",
+    ("get", "/v1/me/ratings"): "getMyRatings",
+    ("get", "/v1/leaderboards/{kind}"): "getLeaderboard",
+    ("get", "/v1/leaderboards/{kind}/around/{player_id}"): "getLeaderboardAround",
+    # Seeks (service/http/controllers/seeks.py).
+    ("post", "/v1/seeks"): "createSeek",
+    ("get", "/v1/seeks/{seek_id}"): "getSeek",
+    ("delete", "/v1/seeks/{seek_id}"): "cancelSeek",
+    ("get", "/v1/me/seeks"): "listMySeeks",
+    # Web Push (service/http/controllers/push.py).
+    ("get", "/v1/push/key"): "getPushKey",
+    ("post", "/v1/push/subscriptions"): "subscribePush",
+    ("get", "/v1/push/subscriptions/{subscription_id}"): "getPushSubscription",
+    ("delete", "/v1/push/subscriptions/{subscription_id}"): "deletePushSubscription",
 }
 
 
@@ -133,6 +176,7 @@ def test_game_types_are_namespaced_by_their_game():
         for t in game_types(game)
         if not t.__module__.startswith("domain.kernel")  # the table's types: below
     }
+    expected.update({f"{kind.capitalize()}Options": kind for kind in production_games()})  # createGame's
     # The table around every game: one type per table command and event, TableResign in every app.
     from domain.kernel import table
 

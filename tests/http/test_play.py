@@ -13,6 +13,8 @@ from domain.registry import production_games
 
 WEB = Path(__file__).resolve().parents[2] / "service" / "web"
 IMPORT = re.compile(r"""(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["'](\.{1,2}/[^"']+)["']""")
+DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["'](\.{1,2}/[^"']+)["']\s*\)""")
+"""A module loaded when its page is shown (``import("./game.js")``)."""
 
 
 async def test_play_serves_the_page_and_its_assets(client):
@@ -52,7 +54,7 @@ async def test_every_module_the_client_imports_is_served(client):
         answer = await client.get(f"/play/{module}")
         assert answer.status_code == 200, module
         folder = module.rsplit("/", 1)[0]
-        for target in IMPORT.findall(answer.text):
+        for target in [*IMPORT.findall(answer.text), *DYNAMIC_IMPORT.findall(answer.text)]:
             parts = [*folder.split("/"), *target.split("/")]
             resolved: list[str] = []
             for part in parts:

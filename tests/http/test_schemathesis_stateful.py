@@ -135,16 +135,18 @@ def linked_document() -> dict[str, Any]:
         for name, link in links.items():
             declared.setdefault(name, link)
     schemas = document["components"]["schemas"]
-    create = schemas["CreateGame"]["properties"]
-    create["kind"].setdefault("enum", document["info"]["x-games"])
-    create["seed"] = {"type": "string", "maxLength": 16}
-    create["options"] = {
-        "type": "object",
-        "properties": {"players": {"type": "integer", "minimum": 1, "maximum": 4}},
-        "additionalProperties": False,
-    }
+    # The create request is a union by kind; each title's member keeps its own player counts.
+    for ref in schemas["CreateGame"]["discriminator"]["mapping"].values():
+        create = schemas[ref.rsplit("/", 1)[-1]]["properties"]
+        options = schemas[create["options"]["$ref"].rsplit("/", 1)[-1]]
+        create["seed"] = {"type": "string", "maxLength": 16}
+        create["options"] = {
+            "type": "object",
+            "properties": {"players": options["properties"]["players"]},
+            "additionalProperties": False,
+        }
     commands = [ref.rsplit("/", 1)[-1] for ref in schemas["Command"]["discriminator"]["mapping"].values()]
-    for name in ("CreateGame", *commands):
+    for name in commands:
         schemas[name].setdefault("additionalProperties", False)
     return document
 

@@ -132,7 +132,29 @@ async def test_a_take_back_that_would_undo_revealed_information_is_refused_with_
     else:
         raise AssertionError("no revealing move")
     refused = await move(client, game_id, tokens[seat], {"type": "table.RequestTakeback"}, status=422)
-    assert refused["code"] == "takeback_revealed"
+    assert (refused["code"], refused["rule"]) == ("takeback_revealed", "Table: Take-backs")
+
+
+async def test_every_take_back_refusal_names_its_rule(client):
+    """Rule violations name their rule (docs/table.md's section, for the table's own rules)."""
+    plain = await create(client, "yangtze", {"players": 2}, seed="no-undo")
+    seat = (await doc(client, plain["game_id"]))["to_act"][0]
+    token = {t["seat"]: t["token"] for t in plain["tokens"]}[seat]
+    off = await move(client, plain["game_id"], token, {"type": "table.RequestTakeback"}, status=422)
+    created = await create(client, "yangtze", {"players": 2, "table": {"takebacks": "consent"}}, seed="undo")
+    game_id = created["game_id"]
+    tokens = {t["seat"]: t["token"] for t in created["tokens"]}
+    seat = (await doc(client, game_id))["to_act"][0]
+    not_asked = await move(
+        client, game_id, tokens[seat], {"type": "table.AnswerTakeback", "accept": True}, 422
+    )
+    not_last = await move(client, game_id, tokens[seat], {"type": "table.RequestTakeback"}, status=422)
+    codes = {answer["code"]: answer.get("rule") for answer in (off, not_asked, not_last)}
+    assert codes == {
+        "takebacks_off": "Table: Take-backs",
+        "no_takeback_asked": "Table: Take-backs",
+        "takeback_not_last": "Table: Take-backs",
+    }
 
 
 async def test_a_bot_opponent_consents_to_a_take_back(client):

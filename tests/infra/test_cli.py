@@ -5,9 +5,11 @@ Postgres, an unreachable port, and a standby of their own."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import pathlib
 import secrets
+import socket
 import subprocess
 import sys
 import threading
@@ -51,6 +53,8 @@ def test_every_command_and_option_has_help_text():
 def test_serve_help_names_its_environment():
     text = _commands(build_parser())["serve"].format_help()
     for name in ("DATABASE_URL", "REDIS_URL", "YAMEN_CORS_ORIGINS", "YAMEN_RATE_LIMIT", "--port", "--host"):
+        assert name in text
+    for name in ("--data-dir", "YAMEN_DATA_DIR", "--drain-seconds", "YAMEN_DRAIN_SECONDS"):
         assert name in text
 
 
@@ -124,6 +128,48 @@ def test_check_and_wait_give_up_on_an_unreachable_postgres(monkeypatch, capsys):
     monkeypatch.delenv("DATABASE_URL")
     assert cli.main(["migrate", "--check"]) == 2
     assert "DATABASE_URL is not set" in capsys.readouterr().err
+
+
+def test_a_malformed_database_url_is_one_line_not_a_traceback(monkeypatch, capsys):
+    """Both used to end in psycopg's ProgrammingError traceback: the URL was parsed outside the
+    ``try`` that turns a failed connection into a reason."""
+    from service import cli
+
+    monkeypatch.setenv("DATABASE_URL", "garbage")
+    started = time.monotonic()
+    # --wait does not make a malformed URL right: refused at once, not after 30 s of retries
+    assert cli.main(["migrate", "--check", "--wait", "30"]) == cli.EXIT_UNAVAILABLE
+    assert time.monotonic() - started < 5
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "yamen migrate --check: DATABASE_URL is not a Postgres URL: "
+        'missing "=" after "garbage" in connection info string\n'
+    )
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    served = subprocess.run(
+        [YAMEN, "serve", "--port", str(free_port())], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert served.returncode == 2, served.stderr
+    assert served.stdout == "" and served.stderr.count("\n") == 1, served.stderr
+    says = "yamen serve: the Postgres at DATABASE_URL does not answer (ProgrammingError: missing"
+    assert served.stderr.startswith(says), served.stderr
+
+
+def test_the_database_urls_own_connect_timeout_wins():
+    """A Postgres that takes the connection and never answers: the URL's connect_timeout bounds
+    the wait, and without one the caller's does."""
+    from service.cli import _not_ready
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()  # the kernel completes the handshake; nobody ever answers the startup
+        plain = f"postgresql://postgres@127.0.0.1:{silent.getsockname()[1]}/postgres"
+        for url, connect_timeout in ((f"{plain}?connect_timeout=2", 60), (plain, 2)):
+            started = time.monotonic()
+            why = asyncio.run(_not_ready(url, primary=False, connect_timeout=connect_timeout))
+            assert why == "ConnectionTimeout: connection timeout expired", url
+            assert 1.5 < time.monotonic() - started < 10, url
 
 
 def test_wait_migrates_once_the_database_is_there(monkeypatch, capsys):

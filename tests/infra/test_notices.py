@@ -160,10 +160,3 @@ async def test_a_notice_counts_only_once_it_has_all_arrived():
     board.drain()
     assert not board.live and board.epoch > epoch and board._sock is None
     redis_end.close()
-
-
-async def test_a_tls_redis_url_leaves_the_board_off():
-    board = NoticeBoard("rediss://127.0.0.1:6380/0")
-    await board.start()
-    assert not board.live
-    await board.close()

@@ -22,15 +22,25 @@ from tests.conftest import make_app
 from tests.http.helpers import bearer, create
 
 GAME_TABLES = {"games", "seats", "events", "idempotency"}
+OPERATOR = "one-game-per-statement-operator-token-0123"
 
 ACROSS_GAMES = {
     "SELECT g.game_id FROM games g WHERE g.status = 'active' AND EXISTS": "the sweep: games with bots",
     "SELECT g.game_id FROM games g WHERE g.status = 'active' AND (g.options": "the sweep: games with clocks",
-    "FROM games g ORDER BY g.created_at DESC": "the lobby (GET /v1/games): a listing of all games",
-    "FROM games g WHERE g.kind": "the lobby, by kind",
-    "FROM games g WHERE g.status": "the lobby, by status",
+    "SELECT g.game_id FROM games g LEFT JOIN webhook_progress p": "the sweep: app games the webhook pump "
+    "trails",
+    "SELECT p.game_id FROM webhook_progress p WHERE NOT p.rematch_seen": "the sweep: app games finished "
+    "lately whose rematch the webhook pump has not announced",
+    "FROM games g WHERE g.visibility = 'public'": "the lobby (GET /v1/games): a listing of public games",
+    "FROM games g WHERE (g.visibility = 'public' OR": "the lobby, as an app or a player sees it",
+    "FROM games g WHERE g.app_id = %s AND g.status <> 'finished'": "an app's games not finished, counted "
+    "against its concurrent-games limit when it creates one (bounded by the limit)",
     "hash) SELECT r.game_id, r.seq, r.type": "the group commit: the moves finishing together, of any games, "
     "in one statement (a sharded deployment runs with batched appends off, or batches per shard)",
+    "array_agg(s.seat ORDER BY s.seat) FROM seats s JOIN games g": "a player's games across titles "
+    "(GET /v1/me/games), found through its seats (the seats_of_player index)",
+    "SELECT g.game_id FROM games g WHERE g.rated AND g.status = 'finished'": "the sweep: rated games "
+    "finished lately whose rating no job applied (docs/ratings.md)",
 }
 """Statements that span games on purpose (matched by their start), and why."""
 
@@ -116,6 +126,17 @@ async def _scenario(client) -> None:
     rematch = await client.post(f"/v1/games/{game_id}/rematch", headers=bearer(tokens[1]))
     assert rematch.status_code == 201, rematch.text
     await client.get("/v1/games?limit=5")
+    # An app's private game: created with its key (counted against its limits), watched and listed.
+    made = await client.post("/v1/admin/apps", json={"name": "shards"}, headers=bearer(OPERATOR))
+    key = made.json()["key"]["key"]
+    owned = await client.post(
+        "/v1/games",
+        json={"kind": "yangtze", "options": {"players": 2}, "visibility": "private"},
+        headers=bearer(key),
+    )
+    assert owned.status_code == 201, owned.text
+    assert (await client.get(f"/v1/games/{owned.json()['game_id']}", headers=bearer(key))).status_code == 200
+    assert (await client.get("/v1/games?limit=5", headers=bearer(key))).status_code == 200
     # Moves of two games at once (the group commit may put them in one statement).
     games = [await create(client, "yangtze", {"players": 2}, seed=f"shards-{n}") for n in range(2)]
     for _ in range(3):
@@ -132,13 +153,37 @@ async def _scenario(client) -> None:
                 )
             )
         assert all(r.status_code == 200 for r in await asyncio.gather(*requests))
+    # A player's game: created and claimed by players, played with their credentials, listed across
+    # games, a seat's token re-issued.
+    players = [(await client.post("/v1/guests")).json()["credential"]["credential"] for _ in range(2)]
+    mine = await client.post(
+        "/v1/games",
+        json={"kind": "yangtze", "options": {"players": 2}, "take_seats": [0]},
+        headers=bearer(players[0]),
+    )
+    game_id = mine.json()["game_id"]
+    assert (await client.post(f"/v1/games/{game_id}/seats/1", headers=bearer(players[1]))).status_code == 201
+    seat = (await client.get(f"/v1/games/{game_id}")).json()["to_act"][0]
+    legal = (await client.get(f"/v1/games/{game_id}/legal-moves", headers=bearer(players[seat]))).json()
+    moved = await client.post(
+        f"/v1/games/{game_id}/moves", json=legal["moves"][0], headers=bearer(players[seat])
+    )
+    assert moved.status_code == 200, moved.text
+    for query in ("", "?to_act=true", "?status=active&limit=1"):
+        assert (await client.get(f"/v1/me/games{query}", headers=bearer(players[0]))).status_code == 200
+    reissued = await client.post(f"/v1/games/{game_id}/seats/0/token", headers=bearer(players[0]))
+    assert reissued.status_code == 201, reissued.text
+    assert (
+        await client.get(f"/v1/games/{game_id}", headers=bearer(reissued.json()["token"]))
+    ).status_code == 200
 
 
 @pytest.mark.parametrize("batch_appends", [True, False], ids=["group-commit", "one-statement-per-command"])
 async def test_every_statement_for_one_game_touches_that_game_only(
     database_url, redis_url, recorded, batch_appends
 ):
-    async with AsyncTestClient(app=make_app(database_url, redis_url, batch_appends=batch_appends)) as client:
+    app = make_app(database_url, redis_url, batch_appends=batch_appends, admin_token=OPERATOR)
+    async with AsyncTestClient(app=app) as client:
         await _scenario(client)
     statements: dict[str, object] = {}
     for sql, params in recorded:

@@ -1,6 +1,9 @@
 """The README's walkthrough runs as written: this test extracts the block between
 ``<!-- walkthrough -->`` markers and runs it with bash, unchanged, against a fresh ``yamen serve``
-(default settings, rate limit included), from a folder holding the checkout's ``.venv``."""
+(default settings, rate limit included), from a folder holding the checkout's ``.venv``.
+
+Slow lane: the walkthrough needs ``curl`` and ``jq``, which a fresh machine may lack and
+``bash scripts/test --slow`` installs."""
 
 from __future__ import annotations
 
@@ -11,7 +14,11 @@ import subprocess
 import sys
 import tempfile
 
+import pytest
+
 from tests.servers import yamen_serve
+
+pytestmark = pytest.mark.slow
 
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 BLOCK = re.compile(r"<!-- walkthrough -->\n```bash\n(.*?)```\n<!-- /walkthrough -->", re.S)

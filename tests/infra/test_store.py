@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from datetime import UTC, datetime
 
 import msgspec
@@ -232,7 +233,43 @@ async def test_every_table_key_starts_with_game_id(store):
     assert "procrastinate_jobs" in queue
     for name in queue:
         firsts.pop(name)
-    assert firsts == {"games": "game_id", "seats": "game_id", "events": "game_id", "idempotency": "game_id"}
+    # The accounts (migration 003) are small reference tables (on every node), read by their own
+    # key: apps, their keys, signing keys and daily counts, players and their credentials.
+    for name, key in (
+        ("apps", "app_id"),
+        ("app_keys", "key_id"),
+        ("app_signing_keys", "app_id"),
+        ("app_days", "app_id"),
+        ("players", "player_id"),
+        ("player_credentials", "credential_id"),
+    ):
+        assert firsts.pop(name) == key
+    # An app's webhook endpoints and their secrets are small reference tables (on every node), read
+    # by endpoint; what webhooks keep per game is keyed by the game (deploy/README.md, Citus).
+    for name in ("webhook_endpoints", "webhook_secrets"):
+        assert firsts.pop(name) == "endpoint_id"
+    # Ratings (migration 005): a player's rating per title is keyed by the player (a reference table,
+    # or distributed by player); what a rated game changed is keyed by the game.
+    assert firsts.pop("player_ratings") == "player_id"
+    assert firsts.pop("rated_games") == "game_id"
+    assert firsts.pop("rating_changes") == "game_id"
+    # Seeks (migration 006) are a player's, keyed by the seek: work in flight for the matcher, local
+    # to the coordinator beside the job queue (the game a seek formed is keyed by its game_id).
+    assert firsts.pop("seeks") == "seek_id"
+    # Web Push subscriptions (migration 008) are a player's or a seat's, keyed by the subscription (a
+    # reference table); the push cursor and outbox are keyed by the game.
+    assert firsts.pop("push_subscriptions") == "subscription_id"
+    assert firsts == {
+        "games": "game_id",
+        "seats": "game_id",
+        "events": "game_id",
+        "idempotency": "game_id",
+        "webhook_progress": "game_id",
+        "webhook_deliveries": "game_id",
+        "webhook_attempts": "game_id",
+        "push_progress": "game_id",
+        "push_outbox": "game_id",
+    }
 
 
 async def test_listing_is_keyset_paginated(store):
@@ -387,3 +424,130 @@ async def test_a_batch_keeps_every_character_of_its_events(store):
         events = await store.events(game_id)
         assert events == opening + sealed
         assert first_broken_link("c0", events, "s") is None
+
+
+class _Outage:
+    """A TCP proxy in front of the test Postgres that plays an outage, as a stopped Postgres looks
+    to a client: while down, its port refuses connections and every connection through it is cut.
+    (The machine's Postgres is never stopped.)"""
+
+    def __init__(self, database_url: str) -> None:
+        from urllib.parse import urlsplit
+
+        from tests.servers import free_port
+
+        parts = urlsplit(database_url)
+        self.upstream = (parts.hostname or "127.0.0.1", parts.port or 5432)
+        self.port = free_port()
+        self.url = parts._replace(netloc=f"{parts.username}@127.0.0.1:{self.port}").geturl()
+        self.server: asyncio.Server | None = None
+        self.cut: list[asyncio.StreamWriter] = []
+
+    async def up(self) -> None:
+        self.server = await asyncio.start_server(self._pipe, "127.0.0.1", self.port, reuse_address=True)
+
+    async def down(self) -> None:
+        assert self.server is not None
+        self.server.close()
+        for writer in self.cut:
+            writer.transport.abort()
+        self.cut.clear()
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection(*self.upstream)
+        self.cut += [writer, up_writer]
+
+        async def copy(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            try:
+                while chunk := await source.read(65536):
+                    sink.write(chunk)
+                    await sink.drain()
+            except OSError:
+                pass
+            finally:
+                sink.transport.abort()
+
+        await asyncio.gather(copy(reader, up_writer), copy(up_reader, writer))
+
+
+async def test_a_returning_postgres_is_used_within_a_second(database_url):
+    """A request is waiting when Postgres accepts connections again: it is answered at once, not at
+    the pool's next backed-off retry.  (The pool's own retries back off — 1, 2, 4 s… — and it
+    starts a new attempt only when a request arrives; clients told to retry after a 503 arrive
+    together, so a Postgres back between two of their waves stayed unused until the next wave, or
+    the next backed-off retry.)"""
+    from service.infra.store import EventStore, StoreUnavailable
+
+    outage = _Outage(database_url)
+    await outage.up()
+    lonely = EventStore(outage.url, min_size=2, max_size=4, timeout=1.0)
+    await lonely.open()
+    sent: list[float] = []
+    answered: list[float] = []
+    done = False
+
+    async def client() -> None:
+        """One request at a time; after a 503, the second its Retry-After says."""
+        while not done:
+            sent.append(time.monotonic())
+            try:
+                await lonely.ping(timeout=1.0)
+                answered.append(time.monotonic())
+                await asyncio.sleep(0.05)
+            except StoreUnavailable:
+                await asyncio.sleep(1.0)
+
+    calls = asyncio.create_task(client())
+    try:
+        await asyncio.sleep(0.3)
+        assert answered
+        await outage.down()
+        await asyncio.sleep(4.5)  # past the backoff's retries at about 1 and 3 s, before the one at 7
+        # Back while a request waits, after the attempt it started has been given up.
+        waves = len(sent)
+        while len(sent) == waves:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.5)
+        answered.clear()
+        await outage.up()
+        back = time.monotonic()
+        while not answered and time.monotonic() - back < 10:
+            await asyncio.sleep(0.01)
+        assert answered, "no answer within 10 s of Postgres' return"
+        # Measured 0.05-0.16 s; the bound only tells it from waiting for the backoff's next retry (at
+        # about 7 s), with room for a loaded machine.
+        assert answered[0] - back < 2.5, f"first answer {answered[0] - back:.2f} s after Postgres was back"
+    finally:
+        done = True
+        await calls
+        await lonely.close()
+        await outage.down()
+
+
+async def test_requests_failed_together_by_an_outage_are_answered_apart(database_url):
+    """Requests waiting while Postgres is away are answered 503 at spread-out times: their clients
+    (which an outage puts in step) then retry at different moments, and one of them is waiting
+    when Postgres returns."""
+    from service.infra.store import EventStore, StoreUnavailable
+
+    outage = _Outage(database_url)
+    await outage.up()
+    lonely = EventStore(outage.url, min_size=1, max_size=2, timeout=1.0)
+    await lonely.open()
+    await outage.down()
+    try:
+        for _ in range(2):  # the idle connection is found dead, then none can be had: Postgres is away
+            with pytest.raises(StoreUnavailable):
+                await lonely.ping(timeout=1.0)
+
+        async def refused_after() -> float:
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                await lonely.ping(timeout=1.0)
+            return time.monotonic() - started
+
+        waits = await asyncio.gather(*(refused_after() for _ in range(8)))
+        assert max(waits) <= 1.1
+        assert max(waits) - min(waits) > 0.15, f"answered together: {sorted(waits)}"
+    finally:
+        await lonely.close()

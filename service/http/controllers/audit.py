@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
 from litestar.openapi import ResponseSpec
@@ -21,6 +21,7 @@ from ...application.errors import (
     NotRevealedYet,
     RecordDoesNotVerify,
     RecordTooLarge,
+    UnstorableValue,
     VersionNotFound,
 )
 from ...codec import json_encoder
@@ -28,7 +29,7 @@ from ...record.verify import Verification
 from ..dependencies import App, Caller, GameId
 from ..limits import read_body
 from ..problems import problems
-from .responses import JSON, etag, standby_lag_header
+from .responses import created, etag, game_path, json_answer, location_header, standby_lag_header
 
 OCTETS = "application/octet-stream"
 
@@ -80,7 +81,7 @@ class AuditController(Controller):
     ) -> Response[GameDocument[View]]:
         shown = await application.reads.at(game_id, version, caller, reveal=reveal)
         headers = {"ETag": etag(version), "Vary": "Authorization"}
-        return Response(content=json_encoder.encode(shown), media_type=JSON, headers=headers)
+        return json_answer(json_encoder.encode(shown), headers)
 
     @get(
         "/{game_id:str}/record",
@@ -101,7 +102,7 @@ class AuditController(Controller):
         response_headers=[standby_lag_header()],
     )
     async def export_record(
-        self, game_id: GameId, application: App, caller: Caller, request: Request
+        self, game_id: GameId, application: App, caller: Caller, request: Request[Any, Any, Any]
     ) -> Stream:
         lines = await application.audit.export(game_id, caller)
         disposition = f'attachment; filename="{game_id}.ndjson"'
@@ -127,7 +128,11 @@ class AuditController(Controller):
         status_code=201,
         request_max_body_size=None,  # read below, up to MAX_RECORD_BYTES (the app's limit is far lower)
         operation_class=RecordUpload,
-        responses=problems(RecordTooLarge, InvalidRecord, IncompleteRecord, RecordDoesNotVerify),
+        response_headers=[location_header("The imported game, to browse here")],
+        responses=problems(
+            RecordTooLarge, InvalidRecord, IncompleteRecord, RecordDoesNotVerify, UnstorableValue
+        ),
     )
-    async def import_game(self, application: App, request: Request) -> Imported:
-        return await application.audit.import_record(await read_body(request, audit.MAX_RECORD_BYTES))
+    async def import_game(self, application: App, request: Request[Any, Any, Any]) -> Response[Imported]:
+        imported = await application.audit.import_record(await read_body(request, audit.MAX_RECORD_BYTES))
+        return created(imported, game_path(imported.game_id))

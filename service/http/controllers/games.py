@@ -20,23 +20,34 @@ from ...application.documents import (
     Table,
 )
 from ...application.errors import (
+    AppKeyRequired,
+    ConcurrentGamesReached,
     GameNotFinished,
     GameNotFound,
+    GamesPerDayReached,
     InvalidCursor,
     InvalidOptions,
     InvalidPrecondition,
     InvalidSeat,
     InvalidToken,
+    InvalidVisibility,
+    NotTheCreator,
     NotYourSeat,
+    PlayerNotFound,
     SeatNotFound,
     SeatNotHandedOver,
     SeatTaken,
+    TokenRequired,
     UnknownBotLevel,
     UnknownKind,
+    UnstorableValue,
+    VersionNotReached,
 )
-from ..dependencies import VERSION_TAG, App, Caller, GameId, Player, version_in
+from ...application.identity import AppCaller, Identity, PlayerCaller
+from ...application.players import JoinSeat
+from ..dependencies import VERSION_TAG, App, Caller, GameId, Player, Principal, version_in
 from ..problems import problems
-from .responses import encoded, etag_header, server_time_header, standby_lag_header
+from .responses import created, encoded, etag_header, game_path, location_header, standby_lag_header
 
 if TYPE_CHECKING:  # each app names these: the union of its games' (see service.http.contract)
     from domain.kernel import Command, View
@@ -49,7 +60,8 @@ MinVersion = Annotated[
         ge=0,
         description=(
             "A version the caller has already seen (a move's acknowledged `version`, from any replica): "
-            "the answer is never older than it (0: any)"
+            "the answer is never older than it (0: any). A version the game has not reached is refused "
+            "(409 `version_not_reached`, with `current_version`)"
         ),
     ),
 ]
@@ -68,6 +80,7 @@ class GamesController(Controller):
     async def list_games(
         self,
         application: App,
+        principal: Principal,
         kind: Annotated[
             str | None, QueryParameter(name="kind", required=False, max_length=64, pattern="^[a-z0-9_-]+$")
         ] = None,
@@ -77,21 +90,48 @@ class GamesController(Controller):
         cursor: Annotated[str | None, QueryParameter(name="cursor", required=False, max_length=200)] = None,
         limit: Annotated[int, QueryParameter(name="limit", ge=1, le=100)] = 20,
     ) -> GameList:
-        return await application.reads.games(kind, status, cursor, limit)
+        """Public games, and those the caller may see besides: an app key lists all of its app's
+        games, an app's player its app's `app` games and the games where it holds a seat."""
+        return await application.reads.games(kind, status, cursor, limit, Identity.listing(principal))
 
     @post(
         "/",
         operation_id="createGame",
         summary="Create a game; returns the seat tokens taken now (shown once)",
         status_code=201,
-        responses=problems(UnknownKind, InvalidOptions, InvalidSeat, UnknownBotLevel),
+        response_headers=[location_header("The new game (`GET` it as a seat or a spectator)")],
+        responses=problems(
+            UnknownKind,
+            InvalidOptions,
+            InvalidSeat,
+            UnknownBotLevel,
+            UnstorableValue,
+            InvalidVisibility,
+            GamesPerDayReached,
+            ConcurrentGamesReached,
+        ),
     )
-    async def create_game(self, data: JSONBody[CreateGame], application: App) -> GameCreated:
-        created = await application.seats.create(
-            data.kind, data.options, data.seed, data.take_seats, data.bots
+    async def create_game(
+        self, data: JSONBody[CreateGame], application: App, principal: Principal
+    ) -> Response[GameCreated]:
+        """With an app key (or an app's player) the game belongs to the app: its limits count it and
+        `visibility` (default: the app's `default_visibility`) decides who may list and watch it.
+        A player creating it (credential or assertion) holds the seats it takes: they are bound to it."""
+        app_id, visibility = await application.apps.ownership(principal, data.visibility)
+        game = await application.seats.create(
+            data.kind,
+            data.options,
+            data.seed,
+            data.take_seats,
+            data.bots,
+            app_id=app_id,
+            visibility=visibility,
+            player_id=principal.player_id if isinstance(principal, PlayerCaller) else None,
+            rated=data.rated,
         )
-        structlog.contextvars.bind_contextvars(game_id=created.game_id)
-        return created
+        application.identity.remember_owner(game.game_id, app_id, visibility)
+        structlog.contextvars.bind_contextvars(game_id=game.game_id)
+        return created(game, game_path(game.game_id))
 
     @post(
         "/{game_id:str}/seats/{seat:int}",
@@ -100,25 +140,35 @@ class GamesController(Controller):
             "Claim an open seat; returns its token (shown once). The game starts when every seat is taken"
         ),
         status_code=201,
-        responses=problems(GameNotFound, SeatNotFound, SeatTaken),
+        response_headers=[location_header("The game the seat now plays (`GET` it with the seat's token)")],
+        responses=problems(GameNotFound, SeatNotFound, SeatTaken, AppKeyRequired, PlayerNotFound),
     )
     async def join_game(
         self,
         game_id: GameId,
         seat: Annotated[int, PathParameter(ge=0, le=16)],
         application: App,
-    ) -> Joined:
-        joined = await application.seats.join(game_id, seat)
+        principal: Principal,
+        data: JSONBody[JoinSeat | None] = None,
+    ) -> Response[Joined]:
+        """A player claiming a seat (its credential or an assertion) holds it: the seat is bound to
+        the player, who acts there with its own credential and may have the seat's token re-issued.
+        An app's key may claim a seat for one of its players (`player_id`)."""
+        claimant = await application.players.claimant(principal, data)
+        joined = await application.seats.join(game_id, seat, claimant)
         structlog.contextvars.bind_contextvars(seat=seat)
-        return joined
+        return created(joined, game_path(game_id))
 
     @put(
         "/{game_id:str}/seats/{seat:int}/bot",
         operation_id="handSeatToBot",
-        summary="A bot of the given level plays this seat from now on: an open seat (anybody may fill it, "
-        "as anybody may join), or the caller's own seat (its token stays valid: take the seat back "
-        "with DELETE). Returns the table",
-        responses=problems(GameNotFound, SeatNotFound, SeatTaken, UnknownBotLevel, InvalidToken, NotYourSeat),
+        summary="A bot of the given level plays this seat from now on: the caller's own seat (its token "
+        "stays valid: take the seat back with DELETE), or an open seat, which only the game's creator "
+        "may fill (its player, its app's key, or a holder of a seat its create took; anybody may join "
+        "it). Returns the table",
+        responses=problems(
+            GameNotFound, SeatNotFound, SeatTaken, UnknownBotLevel, InvalidToken, NotYourSeat, NotTheCreator
+        ),
     )
     async def hand_seat_to_bot(
         self,
@@ -127,10 +177,18 @@ class GamesController(Controller):
         data: JSONBody[HandToBot],
         application: App,
         caller: Caller,
+        principal: Principal,
     ) -> Table:
         """The bot decides from this seat's view and legal moves only, like a person in the seat; its
         moves are recorded like anybody's, with the seat's number."""
-        status = await application.seats.hand_to_bot(game_id, caller, seat, data.level)
+        match principal:
+            case PlayerCaller(player_id=player_id):
+                filler: str | None = f"player:{player_id}"
+            case AppCaller(app_id=app_id):
+                filler = f"app:{app_id}"
+            case _:
+                filler = None
+        status = await application.seats.hand_to_bot(game_id, caller, seat, data.level, filler)
         return Table(status=status, seats=await application.seats.fresh_table(game_id))
 
     @delete(
@@ -138,7 +196,7 @@ class GamesController(Controller):
         operation_id="takeSeatBack",
         summary="The holder of a seat a bot was playing plays it again. Returns the table",
         status_code=200,
-        responses=problems(GameNotFound, InvalidToken, NotYourSeat, SeatNotHandedOver),
+        responses=problems(GameNotFound, TokenRequired, InvalidToken, NotYourSeat, SeatNotHandedOver),
     )
     async def take_seat_back(
         self,
@@ -157,11 +215,13 @@ class GamesController(Controller):
         summary="The rematch of a finished game: same title, options, seats and bots, a new seed. Every "
         "seat asking gets the same new game, and its token of this game holds the same seat there",
         status_code=201,
-        responses=problems(GameNotFound, InvalidToken, GameNotFinished),
+        response_headers=[location_header("The rematch (`GET` it with this game's seat token)")],
+        responses=problems(GameNotFound, TokenRequired, InvalidToken, GameNotFinished),
     )
-    async def rematch(self, game_id: GameId, application: App, player: Player) -> GameCreated:
+    async def rematch(self, game_id: GameId, application: App, player: Player) -> Response[GameCreated]:
         del player  # any seat of the finished game may ask
-        return await application.seats.rematch(game_id)
+        game = await application.seats.rematch(game_id)
+        return created(game, game_path(game.game_id))
 
     @get(
         "/{game_id:str}",
@@ -172,11 +232,10 @@ class GamesController(Controller):
                 "The game's version; send it back in If-None-Match for a 304 "
                 "(none while seats are open: a claim changes the game without a new version)"
             ),
-            server_time_header(),
             standby_lag_header(),
         ],
         responses={
-            **problems(GameNotFound, InvalidToken, InvalidPrecondition),
+            **problems(GameNotFound, InvalidToken, InvalidPrecondition, VersionNotReached),
             304: ResponseSpec(None, description="Not modified since the version in If-None-Match"),
         },
     )
@@ -206,7 +265,7 @@ class GamesController(Controller):
         operation_id="getLegalMoves",
         summary="Every command the caller's seat may send now",
         response_headers=[etag_header("The version these moves are legal at")],
-        responses=problems(GameNotFound, InvalidToken),
+        responses=problems(GameNotFound, InvalidToken, VersionNotReached),
     )
     async def legal_moves(
         self, game_id: GameId, application: App, caller: Caller, min_version: MinVersion = 0

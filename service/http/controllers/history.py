@@ -4,9 +4,9 @@ events as server-sent events, which a browser opens for a seat with a short-live
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
-from litestar import Controller, get, post
+from litestar import Controller, Response, get, post
 from litestar.openapi import ResponseSpec
 from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent
@@ -24,12 +24,23 @@ from ...application.reads import HEARTBEAT_SECONDS
 from ...codec import json_encoder
 from ..dependencies import App, Caller, GameId, Player
 from ..problems import problems
-from .responses import standby_lag_header
+from .responses import created, location_header, standby_lag_header
 
 if TYPE_CHECKING:  # each app names this: the union of its games' events (see service.http.contract)
     from domain.kernel import Event
 
 After = Annotated[int, QueryParameter(name="after", ge=0, description="Events after this version")]
+Include = Annotated[
+    Literal["narration"] | None,
+    QueryParameter(
+        name="include",
+        required=False,
+        description=(
+            "`narration`: each event envelope carries `text`, the event told in one line in the "
+            "game's words (what `yamen replay` says), from the event as the caller sees it"
+        ),
+    ),
+]
 RECONNECT_MS = 2000
 """What the stream asks a browser to wait before reconnecting (the SSE ``retry`` field)."""
 
@@ -51,6 +62,10 @@ expires; then ask for a new one and reopen with `?after=` the last id seen.
 - a comment line `: heartbeat` after {HEARTBEAT_SECONDS:.0f} s without an event.
 - `event: end`, `data: {{"version": <last seq>, "status": "finished"}}` once the game has ended and
   every event has been sent; the server then closes the stream (a client should not reconnect).
+- a comment line `: server stopping` with `retry: {RECONNECT_MS}` when the server is told to stop
+  (SIGINT, SIGTERM); the stream then closes *without* `end`: reconnect (an `EventSource` does by
+  itself, with `Last-Event-ID`) and the stream resumes where it stopped, on another replica or
+  on the same server once it is back.
 
 The first message says `retry: {RECONNECT_MS}` (milliseconds before a browser reconnects).
 Clients that cannot hold a stream long-poll `GET …/events?after=N&wait=30` instead.
@@ -68,7 +83,8 @@ class HistoryController(Controller):
         description=(
             "Up to `limit` events after `after`. With `wait` > 0 an answer that would be empty is held "
             "until the next event is appended or `wait` seconds pass (a long poll for clients that "
-            "cannot keep a stream open); it comes back empty only then, or when the game has ended. "
+            "cannot keep a stream open); it comes back empty only then, when the game has ended, or "
+            "when the server is stopping (SIGINT, SIGTERM). "
             "Continue with `after` = the last `seq` you received (`next_after` while more are waiting)."
         ),
         response_headers=[standby_lag_header()],
@@ -85,8 +101,11 @@ class HistoryController(Controller):
             float,
             QueryParameter(name="wait", ge=0, le=60, description="Seconds to wait for a new event (0-60)"),
         ] = 0,
+        include: Include = None,
     ) -> History[Event]:
-        return await application.reads.history(game_id, caller, after, limit, wait)
+        return await application.reads.history(
+            game_id, caller, after, limit, wait, narrate=include == "narration"
+        )
 
     @post(
         "/tickets",
@@ -98,10 +117,12 @@ class HistoryController(Controller):
             "expires after `expires_in` seconds (a stream already open stays open)."
         ),
         status_code=201,
+        response_headers=[location_header("The stream the ticket opens (the answer's `stream`)")],
         responses=problems(GameNotFound, InvalidToken, TokenRequired),
     )
-    async def ticket(self, game_id: GameId, application: App, player: Player) -> StreamTicket:
-        return await application.seats.ticket(game_id, player)
+    async def ticket(self, game_id: GameId, application: App, player: Player) -> Response[StreamTicket]:
+        ticket = await application.seats.ticket(game_id, player)
+        return created(ticket, ticket.stream)
 
     @get(
         "/stream",
@@ -143,10 +164,13 @@ class HistoryController(Controller):
                 description="Sent by a reconnecting EventSource: resume after this event (wins over `after`)",
             ),
         ] = None,
+        include: Include = None,
     ) -> ServerSentEvent:
         viewer = await application.seats.redeem(game_id, ticket) if ticket else caller
         start = max(after, last_event_id) if last_event_id is not None else after
-        follow = application.reads.follow(game_id, viewer, start, idle=HEARTBEAT_SECONDS)
+        follow = application.reads.follow(
+            game_id, viewer, start, idle=HEARTBEAT_SECONDS, narrate=include == "narration"
+        )
         # An unknown game is refused here, before the stream starts; a finished game with nothing
         # after *start* gives no batch at all (the stream is just its end).
         first = await anext(follow, None)
@@ -155,7 +179,9 @@ class HistoryController(Controller):
             yield ServerSentEventMessage(data=None, comment="yamen event stream", retry=RECONNECT_MS)
             batch = first
             last = start
+            finished = first is None
             while batch is not None:
+                finished = batch.finished
                 envelopes = batch.events
                 if batch.table is not None:
                     yield ServerSentEventMessage(
@@ -168,6 +194,11 @@ class HistoryController(Controller):
                     data = json_encoder.encode(envelope).decode()
                     yield ServerSentEventMessage(data=data, event="event", id=envelope.seq)
                 batch = await anext(follow, None)
+            if not finished:
+                # The server is stopping (SIGINT, SIGTERM; service.http.shutdown): closing the stream
+                # without `end` makes an EventSource reconnect after `retry`, to the next server.
+                yield ServerSentEventMessage(data=None, comment="server stopping", retry=RECONNECT_MS)
+                return
             end = json_encoder.encode({"version": last, "status": "finished"}).decode()
             yield ServerSentEventMessage(data=end, event="end")
 

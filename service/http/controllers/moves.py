@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
 
 from litestar import Controller, Response, post
+from litestar.openapi.spec import OpenAPIType, Operation, Parameter, Schema
 from litestar.params import HeaderParameter, JSONBody, QueryParameter
+from msgspec import Meta
 
 from domain.kernel import NotYourTurn
 
@@ -20,8 +23,10 @@ from ...application.errors import (
     InvalidPrecondition,
     InvalidToken,
     RulesRetired,
+    SeatReplaced,
     TokenRequired,
     TooMuchContention,
+    UnstorableValue,
     VersionMismatch,
     WrongGameKind,
 )
@@ -32,7 +37,25 @@ from .responses import encoded, etag_header
 if TYPE_CHECKING:  # each app names these: the union of its games' (see service.http.contract)
     from domain.kernel import Command, Event, View
 
-Include = Literal["legal_moves", "document"]
+INCLUDABLE = "(legal_moves|document)"
+INCLUDE = f"^{INCLUDABLE}(,{INCLUDABLE})*$"
+Include = Annotated[str, Meta(pattern=INCLUDE)]
+"""What a move's answer may include, repeated (``include=legal_moves&include=document``) or
+comma-separated (``include=legal_moves,document``): each value of the parameter is a list."""
+
+
+@dataclass
+class IncludeEither(Operation):
+    """The document says how ``include`` is sent (a form list, exploded: the parameter repeated) and
+    what each value may be, commas included (Litestar drops an item's pattern from the document)."""
+
+    def __post_init__(self) -> None:
+        for parameter in self.parameters or ():
+            if isinstance(parameter, Parameter) and parameter.name == "include":
+                parameter.style, parameter.explode = "form", True
+                parameter.schema = Schema(
+                    type=OpenAPIType.ARRAY, items=Schema(type=OpenAPIType.STRING, pattern=INCLUDE)
+                )
 
 
 class MovesController(Controller):
@@ -47,6 +70,7 @@ class MovesController(Controller):
         ),
         status_code=200,
         response_headers=[etag_header("The game's version after the move")],
+        operation_class=IncludeEither,
         responses=problems(
             TokenRequired,
             InvalidToken,
@@ -55,6 +79,7 @@ class MovesController(Controller):
             GameNotStarted,
             GameEnded,
             RulesRetired,
+            SeatReplaced,
             TooMuchContention,
             IdempotencyConflict,
             VersionMismatch,
@@ -63,6 +88,7 @@ class MovesController(Controller):
             WrongGameKind,
             IllegalMove,
             IdempotencyKeyReused,
+            UnstorableValue,
         ),
     )
     async def submit_move(
@@ -96,7 +122,9 @@ class MovesController(Controller):
                 required=False,
                 description=(
                     "One round trip per move: `legal_moves` adds the mover's legal moves after the move "
-                    "(what GET …/legal-moves would answer), `document` the game as the mover sees it"
+                    "(what GET …/legal-moves would answer), `document` the game as the mover sees it. "
+                    "Repeat the parameter (`include=legal_moves&include=document`) or separate the "
+                    "values by commas (`include=legal_moves,document`)"
                 ),
             ),
         ] = None,
@@ -105,5 +133,6 @@ class MovesController(Controller):
             game_id, player, data, if_match=version_in(if_match, "If-Match"), idempotency_key=idempotency_key
         )
         if include and answer.body is not None:
-            answer = await application.reads.after_move(game_id, player, answer, frozenset(include))
+            parts = frozenset(part for value in include for part in value.split(","))
+            answer = await application.reads.after_move(game_id, player, answer, parts)
         return encoded(answer)

@@ -12,7 +12,7 @@ from ...codec import json_encoder
 from ...infra import metrics
 from ..dependencies import App
 from ..problems import problems
-from .responses import JSON
+from .responses import json_answer
 
 
 class OperationsController(Controller):
@@ -45,7 +45,5 @@ class OperationsController(Controller):
         return metrics.render()
 
     @get("/v1/openapi.json", operation_id="getOpenapi", include_in_schema=False)
-    async def openapi(self, request: Request) -> Response[dict[str, Any]]:
-        return Response(
-            content=json_encoder.encode(request.app.state.openapi_document(request.app)), media_type=JSON
-        )
+    async def openapi(self, request: Request[Any, Any, Any]) -> Response[dict[str, Any]]:
+        return json_answer(json_encoder.encode(request.app.state.openapi_document(request.app)))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from litestar import Response
-from litestar.datastructures import ResponseHeader
+from litestar.datastructures import MutableScopeHeaders, ResponseHeader
+from litestar.types import Message, Scope
 
 from ...application.documents import Encoded
 
@@ -13,6 +15,13 @@ JSON = "application/json"
 SERVER_TIME = "Server-Time-Ms"
 """The service's clock (Unix milliseconds) when it answered: what a game's clock deadlines are
 compared with (``table.clocks[].deadline_ms``), whatever the device's own clock says."""
+
+
+async def stamp_server_time(message: Message, scope: Scope) -> None:
+    """``Server-Time-Ms`` on every answer — documents, events, tickets, the catalogue, refusals,
+    preflights: the app sends every message through this hook, so no answer can miss it."""
+    if message["type"] == "http.response.start":
+        MutableScopeHeaders.from_message(message)[SERVER_TIME] = str(int(time.time() * 1000))
 
 
 def etag(version: int) -> str:
@@ -24,11 +33,11 @@ CALLER_DEPENDENT = {"Vary": "Authorization", "Cache-Control": "private, no-cache
 seat's answer to another (or to a spectator) in the same profile, and revalidates it by ETag."""
 
 
-def encoded(answer: Encoded, *, vary: bool = True) -> Response:
+def encoded(answer: Encoded, *, vary: bool = True) -> Response[Any]:
     """*answer* as a response: its body (or 304 when there is none), its version as the ETag;
-    marked as depending on the caller unless *vary* is False."""
+    marked as depending on the caller unless *vary* is False.  The body is JSON already, of the
+    type the handler's return annotation names (which Litestar documents)."""
     headers = {"ETag": etag(answer.version)} if answer.version is not None else {}
-    headers[SERVER_TIME] = str(int(time.time() * 1000))
     if vary:
         headers.update(CALLER_DEPENDENT)
     if answer.body is None:
@@ -52,13 +61,28 @@ def standby_lag_header() -> ResponseHeader:
     )
 
 
-def server_time_header() -> ResponseHeader:
-    return ResponseHeader(
-        name=SERVER_TIME,
-        description="The service's time (Unix ms) when it answered: compare clock deadlines with it",
-        documentation_only=True,
-    )
-
-
 def etag_header(description: str) -> ResponseHeader:
     return ResponseHeader(name="ETag", description=description, documentation_only=True)
+
+
+LOCATION = "Location"
+
+
+def json_answer(body: bytes, headers: dict[str, str] | None = None) -> Response[Any]:
+    """A 200 answer whose body is JSON already (msgspec encodes it in one pass), of the type the
+    handler's return annotation names (which Litestar documents)."""
+    return Response(content=body, media_type=JSON, headers=headers)
+
+
+def created(content: Any, location: str) -> Response[Any]:
+    """A 201 answer for *content*, with the absolute path of what it created in ``Location``."""
+    return Response(content=content, status_code=201, headers={LOCATION: location})
+
+
+def location_header(description: str) -> ResponseHeader:
+    return ResponseHeader(name=LOCATION, description=description, required=True, documentation_only=True)
+
+
+def game_path(game_id: str) -> str:
+    """The game's own URL (``GET`` reads it), as an absolute path."""
+    return f"/v1/games/{game_id}"

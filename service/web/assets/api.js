@@ -1,5 +1,5 @@
 // The Yamen API as the client uses it: the base URL (?api=), JSON requests, problem+json errors,
-// and the seat tokens kept in localStorage.
+// the seat tokens kept in localStorage, and the guest player this browser plays as.
 
 const params = new URLSearchParams(location.search);
 
@@ -75,6 +75,16 @@ export function saveToken(gameId, seat, token) {
   localStorage.setItem(tokenKey(gameId, seat), token);
 }
 
+/** Remembers that this browser created *gameId*: only a game's creator fills its open seats with
+ * bots (the service refuses anybody else: not_the_creator), so only its pages offer to. */
+export function markCreated(gameId) {
+  localStorage.setItem(`yamen.created|${API}|${gameId}`, "1");
+}
+
+export function createdHere(gameId) {
+  return localStorage.getItem(`yamen.created|${API}|${gameId}`) === "1";
+}
+
 export function tokenFor(gameId, seat) {
   return localStorage.getItem(tokenKey(gameId, seat));
 }
@@ -90,6 +100,75 @@ export function heldSeats() {
   }
   held.sort((a, b) => (a.gameId === b.gameId ? a.seat - b.seat : a.gameId < b.gameId ? -1 : 1));
   return held;
+}
+
+// --- the guest player --------------------------------------------------------------------------
+// The client plays as a guest: a player no app vouches for (POST /v1/guests), its credential kept
+// in localStorage.  The games it creates and the seats it claims are bound to it, so "your games"
+// come from /v1/me/games on any device holding the credential (the "player code"), and a seat's
+// token can be re-issued there (the old one stops working).
+
+function guestKey() {
+  return `yamen.guest|${API}`;
+}
+
+/** The guest's credential kept in this browser, or null. */
+export function playerCode() {
+  return localStorage.getItem(guestKey());
+}
+
+let guestMade = null;
+
+/** The guest's credential: the one kept here, else a new guest's; null when the service makes no
+ * guests (the client then plays with seat tokens alone). */
+export function guest() {
+  const kept = playerCode();
+  if (kept) return Promise.resolve(kept);
+  if (!guestMade) {
+    guestMade = call("/v1/guests", { method: "POST" }).then(
+      (made) => {
+        localStorage.setItem(guestKey(), made.credential.credential);
+        return made.credential.credential;
+      },
+      () => {
+        guestMade = null;
+        return null;
+      },
+    );
+  }
+  return guestMade;
+}
+
+/** Plays as the player whose code was copied from another device, once the service knows it. */
+export async function usePlayerCode(code) {
+  const trimmed = String(code || "").trim();
+  await call("/v1/me", { token: trimmed }); // throws the Problem (401) for a code that is not one
+  localStorage.setItem(guestKey(), trimmed);
+}
+
+/** Forgets a player code the service refuses (revoked, or another service's): the next guest() makes a new one. */
+export function dropPlayerCode() {
+  localStorage.removeItem(guestKey());
+}
+
+/** The token of *seat*: kept in this browser, else re-issued for the player holding the seat (its
+ * code copied from another device); null when neither holds it. */
+export async function recoverToken(gameId, seat) {
+  const kept = tokenFor(gameId, seat);
+  if (kept) return kept;
+  const code = playerCode();
+  if (!code) return null;
+  try {
+    const issued = await call(`/v1/games/${encodeURIComponent(gameId)}/seats/${seat}/token`, {
+      method: "POST",
+      token: code,
+    });
+    saveToken(gameId, seat, issued.token);
+    return issued.token;
+  } catch (error) {
+    if (error instanceof Problem && [401, 403, 404].includes(error.status)) return null; // not this player's seat
+    throw error;
+  }
 }
 
 // --- links -------------------------------------------------------------------------------------
@@ -126,14 +205,34 @@ export function clockText(clock) {
   return `${what} (on timeout: ${clock.on_timeout || "bot"})`;
 }
 
-/** HTML-escapes a value for text or attribute positions. */
-export function esc(value) {
-  return String(value ?? "")
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
+// --- a page's first reads, started before its module has arrived ---------------------------------
+
+const early = new Map();
+
+/** Starts reading *path* (with *token*) now: app.js asks for a game page's first reads as the
+ * route is known, so they travel beside the page's modules rather than after them (on a slow
+ * network, a round trip or two sooner).  takeEarly() hands the read over, once. */
+export function readEarly(path, token = null) {
+  const key = `${token || ""} ${path}`;
+  if (early.has(key)) return;
+  const heard = { response: null, at: 0 };
+  const answer = call(path, {
+    token,
+    onResponse: (received) => {
+      heard.response = received;
+      heard.at = Date.now(); // its Server-Time-Ms was the service's time then, not when it is taken
+    },
+  });
+  answer.catch(() => {}); // taken over (and its refusal shown) by the page, or never needed
+  early.set(key, { answer, heard });
+}
+
+/** The read readEarly() started for *path* and *token*, or null; each is handed over once. */
+export function takeEarly(path, token = null) {
+  const key = `${token || ""} ${path}`;
+  const found = early.get(key) || null;
+  early.delete(key);
+  return found;
 }
 
 // --- shared, fetched once ----------------------------------------------------------------------
@@ -155,25 +254,4 @@ export function catalogue() {
 
 export function components(kind) {
   return cached(`components:${kind}`, () => call(`/v1/catalogue/${encodeURIComponent(kind)}/components`));
-}
-
-/** Each command type's description from the OpenAPI document's components, by its `type` tag. */
-export function commandDescriptions() {
-  return cached("descriptions", async () => {
-    const described = new Map();
-    let document;
-    try {
-      document = await call("/schema/openapi.json");
-    } catch {
-      return described; // the labels fall back to the command's type
-    }
-    const schemas = (document.components && document.components.schemas) || {};
-    for (const schema of Object.values(schemas)) {
-      const tag = schema && schema.properties && schema.properties.type && schema.properties.type.const;
-      if (typeof tag === "string" && schema.description && !described.has(tag)) {
-        described.set(tag, schema.description);
-      }
-    }
-    return described;
-  });
 }

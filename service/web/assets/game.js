@@ -1,40 +1,64 @@
 // A game's page, for one seat (its token from localStorage) or for spectators: the board, the
-// seat's holdings and legal moves, live updates (server-sent events, else polling), the event log,
-// and after the end the outcome, the seed, the verification and a replay of every version.
+// seat's holdings and legal moves, and the event log.  This module assembles the page, loads the
+// game and draws it; the rest is in modules with one job each:
 //
-// The table around the game (docs/frontends.md, "The table and bots"): who plays each seat (a
-// person, a bot, or a bot since its holder resigned or left), the clocks counted down on the
-// service's time (Server-Time-Ms), resigning, leaving, handing the seat to a bot and back,
-// take-backs with their answers, and a rematch once the game is over.
+// - stream.js: the live updates (the realtime socket, else server-sent events, else polling) and
+//   the channel this seat's moves go through (the socket, else POST);
+// - clock.js: the service's time and the seats' clocks counted down on it;
+// - table.js: the table around the game (who plays each seat, resigning, leaving, bots,
+//   take-backs, the rematch);
+// - replay.js: after the end, the outcome, the seed, the verification and the replay.
+//
+// The modules share the page object: its fields below, each module's own state (page.live,
+// page.clock, page.table), and page.hooks, what this module offers them (no import cycle).
 //
 // The root element carries the page's state for scripts and tests: data-version (the version on
 // screen), data-status, data-to-act and data-busy ("1" while loading or submitting).
 
 import {
-  API,
-  Problem,
   call,
   catalogue,
-  clockText,
-  commandDescriptions,
   components,
-  esc,
-  freshKey,
+  guest,
   heldSeats,
+  Problem,
   pageUrl,
   saveToken,
   seatName,
   seatRoute,
   spectatorRoute,
+  takeEarly,
   tokenFor,
 } from "./api.js";
+import { applyZoom, nextZoom } from "./boardview.js";
+import { ServerClock, startTicking } from "./clock.js";
+import { feedEntry, feedHtml, feedItems, recentEntries } from "./feed.js";
 import * as generic from "./generic.js";
+import { html, raw } from "./html.js";
+import { choicesHtml } from "./moves.js";
+import { explain, problemHtml } from "./problems.js";
 
-const LOG_LENGTH = 20;
-const POLL_MS = 2000;
+// table.js and stream.js are asked for as this module loads, not before it runs: they arrive
+// beside the game's first reads (a slow network pays no round trip more for them).  The first
+// drawing waits for the table (`table` once it is here); the live updates start after it
+// (page.stream once it is here).
+let table = null;
+const tableModule = import("./table.js").then((loaded) => {
+  table = loaded;
+  return loaded;
+});
+tableModule.catch(() => {}); // load() says it
+const streamModule = import("./stream.js").catch(() => null);
+
+/** Events the page keeps (the log shows them; the board highlights the recent ones). */
+const LOG_LENGTH = 60;
 const DEBOUNCE_MS = 80;
-const TICK_MS = 250;
-const CONFIRM_MS = 4000;
+
+/** The generic drawing, part by part (when a title's board module is missing or fails). */
+const GENERIC = {
+  renderBoard: generic.renderBoard,
+  renderHoldings: generic.renderHoldings,
+};
 
 const boardModules = new Map();
 
@@ -45,15 +69,6 @@ function boardModule(kind) {
     boardModules.set(kind, import(new URL(`./boards/${kind}.js`, import.meta.url).href));
   }
   return boardModules.get(kind);
-}
-
-function problemHtml(error) {
-  if (!(error instanceof Problem)) return `<p class="error">${esc(error.message || error)}</p>`;
-  const parts = [`<strong class="problem-title">${esc(error.title)}</strong>`];
-  if (error.detail) parts.push(`<span class="problem-detail">${esc(error.detail)}</span>`);
-  if (error.code) parts.push(`code <code class="problem-code">${esc(error.code)}</code>`);
-  if (error.rule) parts.push(`rule <code class="problem-rule">${esc(error.rule)}</code>`);
-  return `<p class="error problem">${parts.join(" · ")}</p>`;
 }
 
 /** Draws with the title's module, or the generic drawing (and a note) when it is missing or throws. */
@@ -69,7 +84,7 @@ function draw(page, part, ctx) {
       console.error(error);
     }
   }
-  return generic[part](ctx);
+  return GENERIC[part](ctx);
 }
 
 function moveLabel(page, command, ctx) {
@@ -85,107 +100,183 @@ function moveLabel(page, command, ctx) {
   return generic.describeMove(command);
 }
 
-export function showGame(main, gameId, seat) {
-  const token = seat == null ? null : tokenFor(gameId, seat);
-  const page = {
-    gameId,
-    seat: token ? seat : null,
-    token,
-    doc: null,
-    legal: null,
-    module: null,
-    components: null,
-    descriptions: new Map(),
-    notes: new Map(),
-    log: [],
-    lastSeq: 0,
-    source: null,
-    streaming: false,
-    streamFailures: 0,
-    pollTimer: null,
-    reopenTimer: null,
-    debounceTimer: null,
-    refreshing: null,
-    again: false,
-    submitting: false,
-    shown: null,
-    endingShown: false,
-    closed: false,
-    offset: 0, // Server-Time-Ms - Date.now(): the service's clock as seen from this device
-    botLevels: [],
-    tableShown: null,
-    confirming: null, // "resign" | "leave" while its button asks to be pressed again
-    confirmTimer: null,
-    tickTimer: null,
-  };
-  const base = `/v1/games/${encodeURIComponent(gameId)}`;
-  page.base = base;
-
-  main.innerHTML = `
-    <section id="game" class="game" data-game-id="${esc(gameId)}" data-seat="${page.seat ?? ""}" data-busy="1">
+function pageMarkup(page) {
+  return html`
+    <section id="game" class="game" data-game-id="${page.gameId}" data-seat="${page.seat ?? ""}" data-busy="1">
       <header class="game-head">
-        <h1 id="game-title">${esc(gameId)}</h1>
+        <h1 id="game-title">${page.gameId}</h1>
         <div id="status-line" class="status-line"></div>
         <div id="game-links" class="muted"></div>
+        <button type="button" id="notify" class="notify" hidden>Notify me on my turn</button>
       </header>
       <div id="token-note"></div>
       <div id="page-error"></div>
       <div id="notes"></div>
       <div class="game-grid">
         <div class="board-col">
-          <div id="board" class="board"></div>
+          <div class="board-tools" id="board-tools" role="toolbar" aria-label="board zoom">
+            <button type="button" data-zoom="out" aria-label="zoom out">−</button>
+            <button type="button" data-zoom="in" aria-label="zoom in">+</button>
+            <button type="button" data-zoom="fit">Fit</button>
+            <button type="button" data-zoom="readable">Readable</button>
+          </div>
+          <div id="board" class="board board-view" tabindex="0" aria-label="the board (scroll or drag to pan)"></div>
           <div id="holdings" class="panel holdings"></div>
         </div>
         <div class="side-col">
           <div id="table" class="panel table-panel"></div>
-          <div id="moves" class="panel moves"></div>
-          <div id="move-error" class="move-error"></div>
+          <div id="sheet" class="sheet">
+            <button type="button" id="sheet-toggle" class="sheet-toggle" aria-expanded="true">Moves</button>
+            <div id="move-error" class="move-error" aria-live="assertive"></div>
+            <div id="moves" class="panel moves"></div>
+          </div>
           <div class="panel"><h3>Events <small id="live" class="muted"></small></h3><ol id="log" class="log"></ol></div>
         </div>
       </div>
       <section id="ending" class="ending" hidden></section>
       <section id="replay" class="replay panel" hidden></section>
     </section>`;
+}
+
+export function showGame(main, gameId, seat) {
+  const token = seat == null ? null : tokenFor(gameId, seat);
+  const page = {
+    gameId,
+    base: `/v1/games/${encodeURIComponent(gameId)}`,
+    routeSeat: seat, // the seat the link names (held or not)
+    seat: token ? seat : null,
+    token,
+    root: null,
+    doc: null,
+    legal: null,
+    module: null,
+    moduleTried: false,
+    components: null,
+    descriptions: new Map(),
+    botLevels: [], // the title's bot levels (the catalogue's)
+    notes: new Map(),
+    events: [], // the last LOG_LENGTH event envelopes, oldest first
+    lastSeq: 0, // the newest event held
+    movedFrom: null, // the version this page's last move was made at (the board's recent moves)
+    // The service's lines for events that came without (in a move's answer):
+    // `seq`, the last event read with its line; `running`, the reading under way.
+    narration: { seq: 0, running: null, again: false, timer: null },
+    refreshing: null,
+    again: false,
+    debounceTimer: null,
+    submitting: false,
+    shown: null,
+    endingShown: false,
+    closed: false,
+    zoom: "readable", // the board's zoom: "readable" (its smallest text at 12 px), "fit" or a factor
+    moveLabels: [],
+    clock: new ServerClock(),
+    table: null, // table.js's state, once it is here
+    stream: null, // stream.js, once here
+    live: null, // its state
+    stopTicking: null,
+  };
+  page.hooks = {
+    refresh: () => refresh(page),
+    scheduleRefresh: () => scheduleRefresh(page),
+    setBusy: () => setBusy(page),
+    receive: (envelopes, narrated) => receive(page, envelopes, narrated),
+    send: (command) => sendTableCommand(page, command),
+    drawBoard: (box, doc, recent) => drawBoard(page, box, doc, recent),
+  };
+
+  main.innerHTML = pageMarkup(page);
   const root = main.querySelector("#game");
   page.root = root;
   if (seat != null && !token) {
-    root.querySelector("#token-note").innerHTML = `<p class="error">This browser holds no token for ${esc(
-      seatName(seat),
-    )} of this game: you are watching as a spectator. Join an open seat from the <a href="#/">lobby</a>.</p>`;
+    root.querySelector("#token-note").innerHTML =
+      html`<p class="error">Neither this browser nor your player code holds ${seatName(
+        seat,
+      )} of this game: you are watching as a spectator. Join an open seat from the <a href="#/">lobby</a>, or use the
+      player code of the device that holds the seat (lobby, "Your player code").</p>`;
   }
   root.querySelector("#moves").addEventListener("click", (clicked) => {
+    const step = clicked.target.closest("button.step");
+    if (step) {
+      const range = step.closest("li.amount").querySelector(".amount-range");
+      range.value = String(Number(range.value) + Number(step.dataset.step));
+      pickAmount(page, step.closest("li.amount"));
+      return;
+    }
     const button = clicked.target.closest("button.move");
     if (button && !button.disabled) submit(page, Number(button.dataset.index));
   });
+  root.querySelector("#moves").addEventListener("input", (changed) => {
+    const amount = changed.target.closest("li.amount");
+    if (amount) pickAmount(page, amount);
+  });
+  root.querySelector("#board-tools").addEventListener("click", (clicked) => {
+    const button = clicked.target.closest("button[data-zoom]");
+    if (!button) return;
+    const box = root.querySelector("#board");
+    const svg = box.querySelector("svg");
+    const fitted = svg && svg.viewBox.baseVal.width ? box.clientWidth / svg.viewBox.baseVal.width : 1;
+    page.zoom = nextZoom(Number(box.dataset.zoom) || page.zoom, button.dataset.zoom, fitted);
+    applyZoom(box, page.zoom);
+  });
+  root.querySelector("#token-note").addEventListener("click", (clicked) => {
+    const button = clicked.target.closest("button#take-open-seat");
+    if (button && !button.disabled) takeOpenSeat(page, button);
+  });
+  root.querySelector("#sheet-toggle").addEventListener("click", () => {
+    const sheet = root.querySelector("#sheet");
+    const collapsed = sheet.classList.toggle("collapsed");
+    root.querySelector("#sheet-toggle").setAttribute("aria-expanded", String(!collapsed));
+  });
   root.querySelector("#table").addEventListener("click", (clicked) => {
     const button = clicked.target.closest("button[data-action]");
-    if (button && !button.disabled) tableAction(page, button);
+    if (button && !button.disabled && table) table.tableAction(page, button);
   });
-  page.tickTimer = setInterval(() => tickClocks(page), TICK_MS);
+  page.stopTicking = startTicking(root, page.clock);
 
   start(page);
   return () => stop(page);
 }
 
-async function start(page) {
-  try {
-    page.descriptions = await commandDescriptions();
-  } catch {
-    page.descriptions = new Map();
+/** The colours a board asks for (data-bg, data-fg, data-border), set through the DOM: the page's
+ * Content-Security-Policy allows no style attributes in markup, and these colours are the game's. */
+function paint(root) {
+  for (const element of root.querySelectorAll("[data-bg], [data-fg], [data-border]")) {
+    if (element.dataset.bg) element.style.background = element.dataset.bg;
+    if (element.dataset.fg) element.style.color = element.dataset.fg;
+    if (element.dataset.border) element.style.borderColor = element.dataset.border;
   }
-  await loadEvents(page);
-  await refresh(page);
-  openStream(page);
+}
+
+async function start(page) {
+  await refresh(page); // a game id the service does not know: refresh shows the not-found page
+  const stream = await streamModule;
+  if (page.closed || !page.doc || !stream) return;
+  page.live = stream.liveState();
+  page.stream = stream;
+  stream.startLive(page);
+}
+
+/** A game id the service does not know: a page that says so, instead of an empty board. */
+function notFound(page, error) {
+  stop(page);
+  const id = page.gameId;
+  page.root.dataset.busy = "0";
+  page.root.dataset.status = "unknown";
+  page.root.innerHTML = html`<div class="panel not-found" id="not-found" role="alert">
+    <h1>No game “${id}” here</h1>
+    <p>${error.code === "game_not_found" ? "The service knows no game with this id." : explain(error).headline}
+      Check the link (game ids look like <code>g_0123456789abcdef0123</code>), or go back to the
+      <a href="#/">lobby</a> to create or join a game.</p></div>`;
 }
 
 function stop(page) {
   page.closed = true;
-  if (page.source) page.source.close();
-  clearInterval(page.pollTimer);
-  clearTimeout(page.reopenTimer);
+  if (page.stream) page.stream.stopLive(page);
+  if (table && page.table) table.stopTable(page);
   clearTimeout(page.debounceTimer);
-  clearTimeout(page.confirmTimer);
-  clearInterval(page.tickTimer);
+  clearTimeout(page.narration.timer);
+  if (page.stopTicking) page.stopTicking();
 }
 
 function setBusy(page) {
@@ -208,7 +299,12 @@ function refresh(page) {
         await load(page);
         page.root.querySelector("#page-error").innerHTML = "";
       } catch (error) {
-        page.root.querySelector("#page-error").innerHTML = problemHtml(error);
+        if (error instanceof Problem && error.status === 404 && !page.doc) {
+          notFound(page, error);
+          break;
+        }
+        const box = page.root.querySelector("#page-error");
+        if (box) box.innerHTML = problemHtml(error);
       }
     } while (page.again && !page.closed);
   })().finally(() => {
@@ -224,33 +320,62 @@ function scheduleRefresh(page) {
   page.debounceTimer = setTimeout(() => refresh(page), DEBOUNCE_MS);
 }
 
-async function load(page) {
-  const doc = await call(page.base, { token: page.token, onResponse: (response) => noteServerTime(page, response) });
-  if (!page.module && !page.moduleTried) {
-    page.moduleTried = true;
-    try {
-      const entry = (await catalogue()).games.find((game) => game.kind === doc.kind);
-      page.botLevels = (entry && entry.bot_levels) || [];
-    } catch {
+/** What the page needs once per game, known from its kind: the catalogue's entry (what each move
+ * does, the bot levels), the board module and the component data, fetched side by side. */
+async function loadKind(page, kind) {
+  page.moduleTried = true;
+  const entry = catalogue()
+    .then(({ games }) => {
+      const found = games.find((game) => game.kind === kind);
+      page.botLevels = (found && found.bot_levels) || [];
+      page.descriptions = new Map(Object.entries((found && found.moves) || {}));
+    })
+    .catch(() => {
       page.botLevels = [];
-    }
-    try {
-      page.module = await boardModule(doc.kind);
-    } catch (error) {
-      page.notes.set("module", `boards/${doc.kind}.js could not be loaded (${error.message || error}); generic board shown`);
-    }
-    try {
-      page.components = await components(doc.kind);
-    } catch (error) {
+    });
+  const module = boardModule(kind).then(
+    (loaded) => {
+      page.module = loaded;
+    },
+    (error) => {
+      page.notes.set(
+        "module",
+        `boards/${kind}.js could not be loaded (${error.message || error}); generic board shown`,
+      );
+    },
+  );
+  const parts = components(kind).then(
+    (loaded) => {
+      page.components = loaded;
+    },
+    (error) => {
       page.notes.set("components", `the component data could not be loaded: ${error.message || error}`);
-    }
-  }
+    },
+  );
+  await Promise.all([entry, module, parts]);
+}
+
+async function load(page) {
+  // The document and the events side by side (a slow network pays its latency once, not twice):
+  // the events when nothing streams them, or their narration when a move's answer brought them bare.
+  const streaming = Boolean(page.stream && page.stream.streaming(page));
+  const events = !streaming || page.narration.seq < page.lastSeq ? narrate(page) : null;
+  events?.catch(() => {}); // awaited below; a 404 shows through the document's
+  const early = takeEarly(page.base, page.token); // asked for by app.js as the route was known
+  const earlyLegal = takeEarly(`${page.base}/legal-moves`, page.token);
+  const doc = early
+    ? await early.answer
+    : await call(page.base, { token: page.token, onResponse: (response) => page.clock.noteResponse(response) });
+  if (early && early.heard.response) page.clock.noteResponse(early.heard.response, early.heard.at);
+  const once = !page.module && !page.moduleTried ? loadKind(page, doc.kind) : null;
+  await tableModule;
+  page.table ??= table.tableState();
   let legal = null;
   if (page.token && doc.status === "active" && doc.to_act.includes(page.seat) && !botPlays(doc, page.seat)) {
-    legal = await call(`${page.base}/legal-moves`, { token: page.token });
-    if (legal.version !== doc.version) page.again = true; // a move landed in between: read again
+    legal = earlyLegal ? earlyLegal.answer : call(`${page.base}/legal-moves`, { token: page.token });
   }
-  if (!page.streaming) await loadEvents(page);
+  [legal] = await Promise.all([legal, once, events]);
+  if (legal && legal.version !== doc.version) page.again = true; // a move landed in between: read again
   page.doc = doc;
   page.legal = legal;
   render(page);
@@ -258,138 +383,80 @@ async function load(page) {
     page.endingShown = true;
     await showEnding(page);
   }
-  managePolling(page);
+  if (page.stream) page.stream.managePolling(page);
+}
+
+/** Reads the events after the last narrated one, with the service's narration (one request at a
+ * time: a call while one runs makes it read once more if something is still unnarrated). */
+function narrate(page) {
+  const narration = page.narration;
+  if (narration.running) {
+    narration.again = true;
+    return narration.running;
+  }
+  narration.running = (async () => {
+    do {
+      narration.again = false;
+      await loadEvents(page);
+    } while (narration.again && narration.seq < page.lastSeq && !page.closed);
+  })().finally(() => {
+    narration.running = null;
+  });
+  return narration.running;
+}
+
+/** Narration soon for events that came without it (in a move's answer: the live feed brings the
+ * same events narrated, usually first, and then nothing is read). */
+function scheduleNarration(page) {
+  clearTimeout(page.narration.timer);
+  page.narration.timer = setTimeout(() => {
+    if (!page.closed && page.narration.seq < page.lastSeq) narrate(page).catch(() => {});
+  }, DEBOUNCE_MS);
 }
 
 async function loadEvents(page) {
   try {
-    const after = page.lastSeq;
-    const history = await call(`${page.base}/events?after=${after}&limit=1000`, { token: page.token });
-    addEvents(page, history.events);
+    // Events older than the kept ones need no narration.
+    const after = Math.max(page.narration.seq, page.lastSeq - LOG_LENGTH);
+    const history = await call(`${page.base}/events?after=${after}&limit=1000&include=narration`, {
+      token: page.token,
+    });
+    receive(page, history.events, true);
     if (history.next_after != null) await loadEvents(page);
   } catch (error) {
     if (error instanceof Problem && error.status === 404) throw error;
   }
 }
 
-function addEvents(page, envelopes) {
+/** Takes event envelopes in (from the history, a stream, the socket or a move's answer): each
+ * once and in order, the last LOG_LENGTH kept.  *narrated*: they carry the service's narration
+ * (`text`), which a copy held already without it takes on. */
+function receive(page, envelopes, narrated) {
   for (const envelope of envelopes) {
-    if (envelope.seq <= page.lastSeq) continue;
-    page.lastSeq = envelope.seq;
-    const event = envelope.event;
-    const type = event ? event.type : "(hidden from you)";
-    page.log.push({
-      seq: envelope.seq,
-      seat: envelope.seat,
-      type,
-      text: event && type.startsWith("table.") ? narrateTable(event) : null,
-    });
+    if (envelope.seq > page.lastSeq) {
+      page.lastSeq = envelope.seq;
+      page.events.push({ seq: envelope.seq, seat: envelope.seat, event: envelope.event, text: envelope.text });
+    } else if (narrated && envelope.text) {
+      const held = page.events.find((kept) => kept.seq === envelope.seq);
+      if (held) held.text = envelope.text;
+    }
+    if (narrated && envelope.seq > page.narration.seq) page.narration.seq = envelope.seq;
   }
-  if (page.log.length > LOG_LENGTH) page.log.splice(0, page.log.length - LOG_LENGTH);
+  if (page.events.length > LOG_LENGTH) page.events.splice(0, page.events.length - LOG_LENGTH);
   renderLog(page);
+  if (!narrated && page.narration.seq < page.lastSeq && !(page.live && page.live.sseOpen)) scheduleNarration(page);
 }
 
-// --- live updates ------------------------------------------------------------------------------
-
-async function openStream(page) {
-  if (page.closed || (page.doc && page.doc.status === "finished")) return;
-  let url;
+/** The ending and the replay (replay.js, imported once the game is over). */
+async function showEnding(page) {
   try {
-    if (page.token) {
-      const ticket = await call(`${page.base}/events/tickets`, { method: "POST", token: page.token });
-      url = API + ticket.stream + (ticket.stream.includes("?") ? "&" : "?") + `after=${page.lastSeq}`;
-    } else {
-      url = `${API}${page.base}/events/stream?after=${page.lastSeq}`;
-    }
+    const replay = await import("./replay.js");
+    if (!page.closed) await replay.showEnding(page);
   } catch (error) {
-    streamFailed(page, `no stream ticket (${error.message || error})`);
-    return;
+    const box = page.root.querySelector("#ending");
+    box.hidden = false;
+    box.innerHTML = problemHtml(error);
   }
-  if (page.closed) return;
-  const source = new EventSource(url);
-  page.source = source;
-  source.addEventListener("open", () => {
-    page.streaming = true;
-    page.streamFailures = 0;
-    setLive(page, "live");
-    managePolling(page);
-    scheduleRefresh(page); // anything that happened while connecting
-  });
-  source.addEventListener("event", (message) => {
-    try {
-      addEvents(page, [JSON.parse(message.data)]);
-    } catch {
-      // a malformed message still means something happened
-    }
-    scheduleRefresh(page);
-  });
-  // A seat was claimed (claims are not events): the table, and the game once the last one starts it.
-  source.addEventListener("seats", () => scheduleRefresh(page));
-  source.addEventListener("end", () => {
-    source.close();
-    page.streaming = false;
-    setLive(page, "the game has ended");
-    scheduleRefresh(page);
-  });
-  source.addEventListener("error", () => {
-    if (source.readyState === EventSource.CLOSED) {
-      page.streaming = false;
-      streamFailed(page, "the stream closed");
-    } else {
-      setLive(page, "reconnecting…");
-    }
-  });
-}
-
-function streamFailed(page, why) {
-  if (page.closed) return;
-  page.streaming = false;
-  page.streamFailures += 1;
-  setLive(page, `polling every ${POLL_MS / 1000} s (${why})`);
-  managePolling(page);
-  if (page.streamFailures <= 5 && !(page.doc && page.doc.status === "finished")) {
-    clearTimeout(page.reopenTimer);
-    page.reopenTimer = setTimeout(() => openStream(page), 3000 * page.streamFailures);
-  }
-}
-
-/** Polls while there is no stream (the stream announces claims with `seats` messages). */
-function managePolling(page) {
-  const finished = page.doc && page.doc.status === "finished";
-  const wanted = !page.closed && !finished && !page.streaming;
-  if (wanted && !page.pollTimer) {
-    page.pollTimer = setInterval(() => poll(page), POLL_MS);
-  } else if (!wanted && page.pollTimer) {
-    clearInterval(page.pollTimer);
-    page.pollTimer = null;
-  }
-}
-
-async function poll(page) {
-  if (page.refreshing || page.submitting || !page.doc) return;
-  try {
-    // The ETag is the version, and a join changes the seats (and the status) but not the version:
-    // while the game waits for players, ask for the whole document.
-    const open = page.doc.status === "open";
-    const headers = open ? {} : { "If-None-Match": `"${page.doc.version}"` };
-    const changed = await call(page.base, { token: page.token, headers, allow304: true });
-    const claimed = (doc) => doc.seats.map((seat) => `${seat.claimed}:${seat.bot || ""}`).join(",");
-    if (
-      changed &&
-      (changed.version !== page.doc.version ||
-        changed.status !== page.doc.status ||
-        claimed(changed) !== claimed(page.doc))
-    ) {
-      refresh(page);
-    }
-  } catch {
-    // the next poll tries again
-  }
-}
-
-function setLive(page, text) {
-  const live = page.root.querySelector("#live");
-  if (live) live.textContent = `(${text})`;
 }
 
 // --- moves -------------------------------------------------------------------------------------
@@ -403,26 +470,68 @@ async function submit(page, index) {
   for (const button of page.root.querySelectorAll("button.move")) button.disabled = true;
   const errorBox = page.root.querySelector("#move-error");
   try {
-    const result = await call(`${page.base}/moves`, {
-      method: "POST",
-      token: page.token,
-      body: command,
-      headers: { "If-Match": `"${version}"`, "Idempotency-Key": freshKey() },
-    });
+    // The one-trip move: the answer carries the game as this seat sees it and its next moves.
+    const result = await sendMove(page, command, { version, include: ["legal_moves", "document"] });
+    page.movedFrom = version;
     errorBox.innerHTML = "";
-    if (!page.streaming) addEvents(page, result.events);
+    receive(page, result.events || [], false);
+    if (result.document && !page.refreshing) {
+      page.submitting = false;
+      page.shown = null;
+      adopt(page, result.document, result.legal_moves);
+      return;
+    }
   } catch (error) {
     errorBox.innerHTML = problemHtml(error);
+    errorBox.scrollIntoView({ block: "nearest" });
   } finally {
     page.submitting = false;
+    setBusy(page);
   }
   page.shown = null; // redraw the moves (enabled again), even if the version did not change
   await refresh(page);
 }
 
+/** Sends a command of this seat (stream.js: over the socket, else POST). */
+async function sendMove(page, command, options) {
+  const stream = page.stream || (await streamModule);
+  if (!stream) throw new Error("the page could not load stream.js");
+  return stream.sendMove(page, command, options);
+}
+
+/** A table command (resign, leave, take-backs) through the moves' channel; its events taken in. */
+async function sendTableCommand(page, command) {
+  const result = await sendMove(page, command);
+  if (result && result.events) receive(page, result.events, false);
+  return result;
+}
+
+/** Shows the game the one-trip move answered with (no GET); a newer version seen meanwhile wins. */
+function adopt(page, doc, legal) {
+  if (page.doc && doc.version < page.doc.version) {
+    refresh(page);
+    return;
+  }
+  const mine =
+    legal && legal.moves && legal.moves.length && doc.to_act.includes(page.seat) && !botPlays(doc, page.seat);
+  page.doc = doc;
+  page.legal = mine ? legal : null;
+  render(page);
+  setBusy(page);
+  if (page.lastSeq > doc.version) scheduleRefresh(page); // others moved meanwhile
+  if (doc.status === "finished" && !page.endingShown) {
+    page.endingShown = true;
+    showEnding(page);
+  }
+  if (page.stream) page.stream.managePolling(page);
+}
+
 // --- drawing -----------------------------------------------------------------------------------
 
-function contextOf(page, doc) {
+/** What a board module draws from (its contract: boards/*.js).  *recent*: the events since this
+ * seat's last one (a spectator: the last seat's run), or else since this page's last move,
+ * oldest first, as {seq, seat, event}; the board marks what they touched. */
+function contextOf(page, doc, recent = recentOf(page.events, page.seat, page.movedFrom)) {
   return {
     kind: doc.kind,
     doc,
@@ -430,44 +539,85 @@ function contextOf(page, doc) {
     components: page.components,
     seat: page.seat,
     players: doc.players,
+    recent,
   };
 }
 
-function render(page) {
-  const { doc, legal, root } = page;
-  const ctx = contextOf(page, doc);
-  root.querySelector("#game-title").textContent = doc.title;
+/** The recent events among *envelopes* for *seat* (null: a spectator), by the rule of the log's
+ * highlight (feed.js), oldest first, as {seq, seat, event}; those hidden from the seat left out.
+ * When nothing came after the seat's last event — it acted last: a turn of several steps, or a
+ * solo game, where the game's own replies are the seat's events too — the events after
+ * *movedFrom* (the version this page last moved at): what its own move did. */
+export function recentOf(envelopes, seat, movedFrom = null) {
+  let recent = recentEntries(envelopes, seat);
+  if (!recent.length && seat != null && movedFrom != null) {
+    recent = envelopes.filter((envelope) => envelope.seq > movedFrom);
+  }
+  return recent
+    .filter((envelope) => envelope.event != null)
+    .map(({ seq, seat: by, event }) => ({ seq, seat: by, event }));
+}
+
+/** Draws a board (the replay's) for *doc* into *box*, *recent* highlighted. */
+function drawBoard(page, box, doc, recent) {
+  box.innerHTML = draw(page, "renderBoard", contextOf(page, doc, recent));
+  paint(box);
+}
+
+function statusHtml(page, doc) {
   const toAct = doc.to_act.length
     ? doc.to_act.map((s) => `${seatName(s)}${s === page.seat ? " (you)" : ""}`).join(", ")
     : "nobody";
   const role = page.seat == null ? "spectator" : `you are ${seatName(page.seat)}`;
   const open = doc.seats.filter((s) => !s.claimed).map((s) => seatName(s.seat));
-  root.querySelector("#status-line").innerHTML = `
-    <span class="badge status-${esc(doc.status)}" id="game-status">${esc(doc.status)}</span>
+  return html`
+    <span class="badge status-${doc.status}" id="game-status">${doc.status}</span>
     <span>version <strong id="game-version">${doc.version}</strong></span>
-    <span>to act: <strong id="to-act">${esc(toAct)}</strong></span>
-    <span class="muted">${esc(role)} · ${doc.players} players · ${esc(doc.rules_version)} · <code>${esc(doc.game_id)}</code></span>
-    ${open.length ? `<span class="waiting">waiting for ${esc(open.join(", "))}</span>` : ""}`;
+    <span>to act: <strong id="to-act">${toAct}</strong></span>
+    <span class="muted">${role} · ${doc.players} players · ${doc.rules_version} · <code>${doc.game_id}</code></span>
+    ${open.length ? html`<span class="waiting">waiting for ${open.join(", ")}</span>` : ""}`;
+}
+
+function linksHtml(page, doc) {
   const held = heldSeats().filter((h) => h.gameId === doc.game_id && h.seat !== page.seat);
-  const links = [`<a href="#/">lobby</a>`];
-  if (page.seat != null) links.push(`<a href="${esc(spectatorRoute(doc.game_id))}">spectate</a>`);
+  const links = [html`<a href="#/">lobby</a>`];
+  if (page.seat != null) links.push(html`<a href="${spectatorRoute(doc.game_id)}">spectate</a>`);
   for (const h of held) {
     const turn = doc.to_act.includes(h.seat) ? " (to act)" : "";
-    links.push(`<a class="held-seat" href="${esc(seatRoute(doc.game_id, h.seat))}">${seatName(h.seat)}${turn}</a>`);
+    links.push(html`<a class="held-seat" href="${seatRoute(doc.game_id, h.seat)}">${seatName(h.seat)}${turn}</a>`);
   }
-  root.querySelector("#game-links").innerHTML =
-    `${links.join(" · ")} · share: <code class="share">${esc(pageUrl(spectatorRoute(doc.game_id)))}</code>`;
+  return html`${links.map((link, i) => html`${i ? " · " : ""}${link}`)}<span class="share-part"> · share: <code class="share">${pageUrl(
+    spectatorRoute(doc.game_id),
+  )}</code></span>`;
+}
+
+function render(page) {
+  const { doc, legal, root } = page;
+  root.querySelector("#game-title").textContent = doc.title;
+  root.querySelector("#status-line").innerHTML = statusHtml(page, doc);
+  root.querySelector("#game-links").innerHTML = linksHtml(page, doc);
 
   const claimed = doc.seats.filter((s) => s.claimed).length;
   const mine = page.seat == null ? "-" : botPlays(doc, page.seat) || "person";
+  // The version decides a redraw (the recent events change with it).
   const shown = `${doc.version}|${doc.status}|${claimed}|${legal ? legal.version : "-"}|${mine}`;
   if (page.shown !== shown) {
     page.shown = shown;
-    root.querySelector("#board").innerHTML = draw(page, "renderBoard", ctx);
-    root.querySelector("#holdings").innerHTML = `<h3>Holdings</h3>${draw(page, "renderHoldings", ctx)}`;
+    const ctx = contextOf(page, doc);
+    renderLog(page); // who plays which seat may have changed: bots' bursts
+    const board = root.querySelector("#board");
+    const { scrollLeft, scrollTop } = board;
+    board.innerHTML = draw(page, "renderBoard", ctx);
+    applyZoom(board, page.zoom);
+    board.scrollLeft = scrollLeft; // the player's pan survives a redraw
+    board.scrollTop = scrollTop;
+    root.querySelector("#holdings").innerHTML = html`<h3>Holdings</h3>${raw(draw(page, "renderHoldings", ctx))}`;
+    paint(board);
+    paint(root.querySelector("#holdings"));
     renderMoves(page, ctx);
   }
-  renderTable(page);
+  table.renderTable(page);
+  renderSeatOffer(page);
   renderNotes(page);
   root.dataset.status = doc.status;
   root.dataset.toAct = doc.to_act.join(",");
@@ -478,483 +628,103 @@ function renderMoves(page, ctx) {
   const { doc, legal } = page;
   const box = page.root.querySelector("#moves");
   if (doc.status === "finished") {
-    box.innerHTML = `<h3>Moves</h3><p class="muted">The game is over.</p>`;
+    box.innerHTML = html`<h3>Moves</h3><p class="muted">The game is over.</p>`;
   } else if (page.seat == null) {
-    box.innerHTML = `<h3>Moves</h3><p class="muted">Spectators watch; seats move.</p>`;
+    box.innerHTML = html`<h3>Moves</h3><p class="muted">Spectators watch; seats move.</p>`;
   } else if (doc.status === "open") {
-    box.innerHTML = `<h3>Moves</h3><p class="muted">The game starts when every seat is taken.</p>`;
+    box.innerHTML = html`<h3>Moves</h3><p class="muted">The game starts when every seat is taken.</p>`;
   } else if (botPlays(doc, page.seat)) {
-    box.innerHTML = `<h3>Moves</h3><p class="muted bot-playing">Your seat is played by ${esc(botPlays(doc, page.seat))}.</p>`;
+    box.innerHTML = html`<h3>Moves</h3><p class="muted bot-playing">Your seat is played by ${botPlays(doc, page.seat)}.</p>`;
   } else if (!legal) {
     const who = doc.to_act.map(seatName).join(", ") || "nobody";
-    box.innerHTML = `<h3>Moves</h3><p class="muted">Waiting for ${esc(who)}.</p>`;
+    box.innerHTML = html`<h3>Moves</h3><p class="muted">Waiting for ${who}.</p>`;
   } else {
-    const buttons = legal.moves
-      .map((command, index) => {
-        const description = page.descriptions.get(command.type) || command.type;
-        return `<li><button type="button" class="move" data-index="${index}" data-type="${esc(command.type)}"
-          title="${esc(JSON.stringify(command))}"><span class="label">${esc(moveLabel(page, command, ctx))}</span>
-          <small class="description">${esc(description)}</small></button></li>`;
-      })
-      .join("");
-    box.innerHTML = `<h3>Your moves <small class="muted">${legal.moves.length} legal at version ${legal.version}</small></h3>
-      <ul class="move-list" data-version="${legal.version}">${buttons}</ul>`;
+    page.moveLabels = legal.moves.map((command) => moveLabel(page, command, ctx));
+    const buttons = choicesHtml(
+      legal.moves,
+      page.moveLabels,
+      (command) => page.descriptions.get(command.type) || command.type,
+    );
+    const sheet = page.root.querySelector("#sheet");
+    if (sheet) sheet.scrollTop = 0; // a new decision: its first choices in view
+    box.innerHTML = html`<h3>Your moves <small class="muted">${legal.moves.length} legal at version ${legal.version}</small></h3>
+      <ul class="move-list" data-version="${legal.version}">${raw(buttons)}</ul>`;
+  }
+}
+
+/** The stepper of an amount moved: its button now plays the amount chosen. */
+function pickAmount(page, item) {
+  const options = item.dataset.options.split(",").map((pair) => pair.split(":").map(Number));
+  const range = item.querySelector(".amount-range");
+  const at = Math.max(0, Math.min(options.length - 1, Number(range.value)));
+  range.value = String(at);
+  const [index, value] = options[at];
+  item.querySelector(".amount-value").textContent = String(value);
+  const button = item.querySelector("button.move");
+  button.dataset.index = String(index);
+  button.title = JSON.stringify(page.legal.moves[index]);
+  button.querySelector(".label").textContent = page.moveLabels[index];
+}
+
+/** A seat link opened by a friend while the seat is still open: a button takes it. */
+function renderSeatOffer(page) {
+  const { doc } = page;
+  const wanted = page.routeSeat;
+  if (page.seat != null || wanted == null) return;
+  const info = doc.seats.find((s) => s.seat === wanted);
+  const box = page.root.querySelector("#token-note");
+  const offer = box.querySelector("#seat-offer");
+  const open = doc.status === "open" && info && !info.claimed;
+  if (!open) {
+    if (offer) offer.remove();
+    return;
+  }
+  if (offer) return;
+  box.insertAdjacentHTML(
+    "afterbegin",
+    html`<p class="seat-offer panel" id="seat-offer">${seatName(wanted)} is open.
+      <button type="button" id="take-open-seat" data-seat="${wanted}">Take ${seatName(wanted)}</button></p>`.toString(),
+  );
+}
+
+async function takeOpenSeat(page, button) {
+  button.disabled = true;
+  try {
+    const joined = await call(`${page.base}/seats/${page.routeSeat}`, { method: "POST", token: await guest() });
+    saveToken(joined.game_id, joined.seat, joined.token);
+    window.dispatchEvent(new HashChangeEvent("hashchange")); // the same route, now holding the seat
+  } catch (error) {
+    button.disabled = false;
+    button.insertAdjacentHTML("afterend", problemHtml(error));
   }
 }
 
 function renderNotes(page) {
   const box = page.root.querySelector("#notes");
   if (!page.notes.size) return;
-  box.innerHTML = Array.from(page.notes.values(), (note) => `<p class="note">${esc(note)}</p>`).join("");
+  box.innerHTML = html`${Array.from(page.notes.values(), (note) => html`<p class="note">${note}</p>`)}`;
+}
+
+/** Who plays *seat* when it is a bot, in words (table.js); null for a person, or before the
+ * table is here (nothing is drawn before). */
+function botPlays(doc, seat) {
+  return table ? table.botPlays(doc, seat) : null;
+}
+
+/** The log's entry of an event: the service's narration, else the table's words for table events. */
+function entryOf(envelope) {
+  return feedEntry(envelope, (event) => (event.type.startsWith("table.") && table ? table.narrateTable(event) : null));
 }
 
 function renderLog(page) {
   const list = page.root && page.root.querySelector("#log");
   if (!list) return;
-  list.innerHTML = page.log
-    .slice()
-    .reverse()
-    .map(
-      (entry) =>
-        `<li data-seq="${entry.seq}"${entry.text ? ` class="table-event"` : ""}><span class="seq">${entry.seq}</span> ${
-          entry.text
-            ? `<span class="narration" title="${esc(entry.type)}">${esc(entry.text)}</span>`
-            : `<span class="type">${esc(entry.type)}</span>`
-        }${
-          entry.seat != null ? ` <span class="muted">${seatName(entry.seat)}</span>` : ""
-        }</li>`,
-    )
-    .join("");
-}
-
-// --- the table: seats, clocks, resigning, leaving, bots, take-backs, rematch ------------------
-
-const REASONS = {
-  resigned: "resigned",
-  left: "left",
-  timeouts: "timed out too often",
-  timeout: "forfeited on time",
-};
-
-function noteServerTime(page, response) {
-  const serverTime = Number(response.headers.get("Server-Time-Ms"));
-  if (Number.isFinite(serverTime) && serverTime > 0) page.offset = serverTime - Date.now();
-}
-
-/** The service's clock now, in Unix milliseconds (this device's clock corrected by the offset). */
-function serverNow(page) {
-  return Date.now() + page.offset;
-}
-
-function replacement(doc, seat) {
-  return ((doc.table && doc.table.replaced) || []).find((r) => r.seat === seat) || null;
-}
-
-/** Who plays *seat*: {kind: "open"|"person"|"bot"|"replaced", level, reason}. */
-function whoPlays(doc, seat) {
-  const info = doc.seats.find((s) => s.seat === seat) || { claimed: false, bot: null };
-  const replaced = replacement(doc, seat);
-  if (replaced) return { kind: "replaced", level: info.bot, reason: replaced.reason };
-  if (info.bot) return { kind: "bot", level: info.bot };
-  return { kind: info.claimed ? "person" : "open" };
-}
-
-/** "a bot (heuristic)" when a bot plays *seat* (handed over, or since it resigned or left); else null. */
-function botPlays(doc, seat) {
-  if (seat == null) return null;
-  const who = whoPlays(doc, seat);
-  if (who.kind === "bot") return `a bot (${who.level})`;
-  if (who.kind === "replaced") return `a bot (the seat ${REASONS[who.reason] || who.reason})`;
-  return null;
-}
-
-function whoLabel(who) {
-  if (who.kind === "bot") return `bot (${who.level})`;
-  if (who.kind === "replaced") return `${REASONS[who.reason] || who.reason} (bot plays)`;
-  if (who.kind === "open") return "open";
-  return "player";
-}
-
-/** 83000 -> "1:23"; days and hours when long; never negative. */
-function formatDuration(ms) {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const days = Math.floor(total / 86400);
-  const hours = Math.floor((total % 86400) / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  const two = (n) => String(n).padStart(2, "0");
-  if (days) return `${days}d ${hours}h ${two(minutes)}m`;
-  if (hours) return `${hours}:${two(minutes)}:${two(seconds)}`;
-  return `${minutes}:${two(seconds)}`;
-}
-
-function clockHtml(doc, seat) {
-  const table = doc.table;
-  if (!table || !table.clock) return "";
-  const clock = (table.clocks || []).find((c) => c.seat === seat);
-  if (!clock) return "";
-  const timeouts = clock.timeouts ? ` <small class="timeouts">${clock.timeouts} timeout${clock.timeouts === 1 ? "" : "s"}</small>` : "";
-  if (clock.deadline_ms != null && doc.status === "active") {
-    return `<span class="clock running" data-seat="${seat}" data-deadline="${clock.deadline_ms}">…</span>${timeouts}`;
-  }
-  if (table.clock.mode === "total" && clock.remaining_ms != null) {
-    return `<span class="clock stopped" data-seat="${seat}">${formatDuration(clock.remaining_ms)}</span>${timeouts}`;
-  }
-  return timeouts;
-}
-
-/** Counts the running clocks down (every TICK_MS), on the service's time. */
-function tickClocks(page) {
-  if (!page.root) return;
-  const now = serverNow(page);
-  for (const element of page.root.querySelectorAll(".clock.running[data-deadline]")) {
-    const left = Number(element.dataset.deadline) - now;
-    element.textContent = left > 0 ? formatDuration(left) : "0:00 — time is up";
-    element.dataset.leftMs = String(Math.max(0, Math.round(left)));
-    element.classList.toggle("low", left < 10_000);
-  }
-}
-
-function renderTable(page) {
-  const { doc } = page;
-  const table = doc.table;
-  const me = page.seat;
-  const mine = me == null ? null : whoPlays(doc, me);
-  const key = JSON.stringify([doc.version, doc.status, doc.seats, doc.to_act, table, page.confirming, page.botLevels]);
-  if (page.tableShown === key) return;
-  page.tableShown = key;
-  const box = page.root.querySelector("#table");
-  const levelOptions = page.botLevels.map((level) => `<option value="${esc(level)}">${esc(level)}</option>`).join("");
-
-  const rows = doc.seats
-    .map(({ seat }) => {
-      const who = whoPlays(doc, seat);
-      const acting = doc.status === "active" && doc.to_act.includes(seat);
-      const fill =
-        doc.status === "open" && who.kind === "open" && page.botLevels.length
-          ? ` <select class="bot-level small" data-seat="${seat}" aria-label="bot level for ${seatName(seat)}">${levelOptions}</select>
-             <button type="button" class="small" data-action="fill-bot" data-seat="${seat}">Fill with a bot</button>`
-          : "";
-      return `<li class="seat-row${acting ? " acting" : ""}${seat === me ? " mine" : ""}" data-seat="${seat}" data-who="${who.kind}">
-        <strong>${seatName(seat)}</strong>${seat === me ? " (you)" : ""}
-        <span class="who">${esc(whoLabel(who))}</span>${acting ? ` <span class="to-act-mark">to act</span>` : ""}
-        ${clockHtml(doc, seat)}${fill}</li>`;
-    })
-    .join("");
-
-  const info = [];
-  if (table && table.clock) info.push(`clock: ${clockText(table.clock)}`);
-  if (table && table.clock && table.clock.on_timeout === "bot" && table.zombie_after) {
-    info.push(`a bot takes a seat for good after ${table.zombie_after} timeouts`);
-  }
-  if (table && table.takebacks && table.takebacks !== "off") info.push(`take-backs: ${table.takebacks}`);
-
-  const actions = [];
-  let ask = "";
-  const active = doc.status === "active";
-  if (me != null && active && mine.kind !== "replaced") {
-    const requested = table ? table.takeback_requested_by : null;
-    if (table && table.takebacks && table.takebacks !== "off" && mine.kind === "person") {
-      const why = table.can_take_back ? "Ask to undo your last move" : "Only your last move, while nobody has moved since and it revealed nothing";
-      actions.push(`<button type="button" data-action="takeback" id="take-back" title="${esc(why)}"${
-        table.can_take_back ? "" : " disabled"}>Take back</button>`);
-      if (requested != null && requested !== me && !(table.takeback_consents || []).includes(me)) {
-        ask = `<p class="takeback-ask" id="takeback-ask">${seatName(requested)} asks to take back its last move.
-          <button type="button" class="small" data-action="accept-takeback">Accept</button>
-          <button type="button" class="small" data-action="decline-takeback">Decline</button></p>`;
-      } else if (requested != null) {
-        ask = `<p class="takeback-ask muted">${requested === me ? "You ask" : `${seatName(requested)} asks`} to take back a move; waiting for the others.</p>`;
-      }
-    }
-    const confirm = (action, label, again) =>
-      page.confirming === action
-        ? `<button type="button" class="danger confirm" data-action="${action}" id="${action}">${again}</button>`
-        : `<button type="button" data-action="${action}" id="${action}">${label}</button>`;
-    actions.push(confirm("resign", "Resign", "Really resign?"));
-    actions.push(confirm("leave", "Leave", "Really leave?"));
-    if (mine.kind === "bot") {
-      actions.push(`<button type="button" data-action="take-seat" id="take-seat">Play my seat again</button>`);
-    } else if (mine.kind === "person" && page.botLevels.length) {
-      actions.push(`<span class="hand-over"><button type="button" data-action="hand-to-bot" id="hand-to-bot">Let a bot play my seat</button>
-        <select class="bot-level small" id="hand-level" aria-label="bot level">${levelOptions}</select></span>`);
-    }
-  }
-  if (me != null && doc.status === "finished") {
-    actions.push(`<button type="button" data-action="rematch" id="rematch">Rematch</button>`);
-  }
-  const conceded = table && table.conceded_by != null ? `<p class="conceded">${seatName(table.conceded_by)} conceded.</p>` : "";
-  box.innerHTML = `<h3>Table</h3>
-    <ul class="seat-rows">${rows}</ul>
-    ${info.length ? `<p class="table-info muted">${esc(info.join(" · "))}</p>` : ""}
-    ${conceded}${ask}
-    ${actions.length ? `<div class="table-actions">${actions.join(" ")}</div>` : ""}`;
-  tickClocks(page);
-}
-
-async function tableAction(page, button) {
-  const action = button.dataset.action;
-  if (action === "resign" || action === "leave") {
-    if (page.confirming !== action) {
-      page.confirming = action; // irreversible: the button asks to be pressed again
-      clearTimeout(page.confirmTimer);
-      page.confirmTimer = setTimeout(() => {
-        page.confirming = null;
-        if (page.doc) renderTable(page);
-      }, CONFIRM_MS);
-      renderTable(page);
-      return;
-    }
-    page.confirming = null;
-    clearTimeout(page.confirmTimer);
-    await tableRequest(page, () => sendTableCommand(page, { type: action === "resign" ? "table.Resign" : "table.Leave" }));
-  } else if (action === "takeback") {
-    await tableRequest(page, () => sendTableCommand(page, { type: "table.RequestTakeback" }));
-  } else if (action === "accept-takeback" || action === "decline-takeback") {
-    const accept = action === "accept-takeback";
-    await tableRequest(page, () => sendTableCommand(page, { type: "table.AnswerTakeback", accept }));
-  } else if (action === "hand-to-bot") {
-    const level = page.root.querySelector("#hand-level").value;
-    await tableRequest(page, () =>
-      call(`${page.base}/seats/${page.seat}/bot`, { method: "PUT", token: page.token, body: { level } }),
-    );
-  } else if (action === "take-seat") {
-    await tableRequest(page, () => call(`${page.base}/seats/${page.seat}/bot`, { method: "DELETE", token: page.token }));
-  } else if (action === "fill-bot") {
-    const seat = Number(button.dataset.seat);
-    const level = page.root.querySelector(`select.bot-level[data-seat="${seat}"]`).value;
-    await tableRequest(page, () => call(`${page.base}/seats/${seat}/bot`, { method: "PUT", body: { level } }));
-  } else if (action === "rematch") {
-    await rematch(page);
-  }
-}
-
-function sendTableCommand(page, command) {
-  return call(`${page.base}/moves`, {
-    method: "POST",
-    token: page.token,
-    body: command,
-    headers: { "Idempotency-Key": freshKey() },
-  }).then((result) => {
-    if (!page.streaming && result && result.events) addEvents(page, result.events);
-    return result;
-  });
-}
-
-/** Runs one table request with the page busy; a refusal shows like a refused move. */
-async function tableRequest(page, request) {
-  if (page.submitting) return;
-  page.submitting = true;
-  setBusy(page);
-  for (const button of page.root.querySelectorAll("#table button")) button.disabled = true;
-  const errorBox = page.root.querySelector("#move-error");
-  try {
-    await request();
-    errorBox.innerHTML = "";
-  } catch (error) {
-    errorBox.innerHTML = problemHtml(error);
-  } finally {
-    page.submitting = false;
-  }
-  page.shown = null;
-  page.tableShown = null;
-  await refresh(page);
-}
-
-/** The rematch: every token this browser holds for this game holds the same seat in the new one. */
-async function rematch(page) {
-  if (page.submitting) return;
-  page.submitting = true;
-  setBusy(page);
-  const errorBox = page.root.querySelector("#move-error");
-  try {
-    const created = await call(`${page.base}/rematch`, { method: "POST", token: page.token });
-    for (const { gameId, seat } of heldSeats()) {
-      if (gameId !== page.gameId) continue;
-      const token = tokenFor(gameId, seat);
-      if (token) saveToken(created.game_id, seat, token);
-    }
-    errorBox.innerHTML = "";
-    page.submitting = false;
-    location.hash = seatRoute(created.game_id, page.seat);
-  } catch (error) {
-    errorBox.innerHTML = problemHtml(error);
-    page.submitting = false;
-    setBusy(page);
-  }
-}
-
-/** A table event in words, for the log (the service's `yamen replay` says the same). */
-function narrateTable(event) {
-  const seat = event.seat;
-  switch (event.type) {
-    case "table.Arranged": {
-      const options = event.options || {};
-      const parts = [];
-      if (options.clock) parts.push(`clock ${clockText(options.clock)}`);
-      if (options.takebacks && options.takebacks !== "off") parts.push(`take-backs ${options.takebacks}`);
-      return `Table: ${parts.join("; ") || "no clock"}`;
-    }
-    case "table.ClockPunched":
-      return seat < 0 ? "The clocks start" : `${seatName(seat)}'s clock stops`;
-    case "table.TimedOut":
-      return `${seatName(seat)} ran out of time`;
-    case "table.SeatReplaced": {
-      const why = {
-        resigned: "resigned",
-        left: "left the table",
-        timeouts: "ran out of time too often",
-        timeout: "forfeited on time",
-      }[event.reason] || event.reason;
-      return `${seatName(seat)} ${why}: a bot plays the seat from now on`;
-    }
-    case "table.GameConceded":
-      return `${seatName(seat)} conceded: the game ends`;
-    case "table.Checkpoint":
-      return `${seatName(seat)} acts${event.undoable ? "" : " (cannot be taken back)"}`;
-    case "table.TakebackRequested":
-      return `${seatName(seat)} asks to take back its last move`;
-    case "table.TakebackConsented":
-      return `${seatName(seat)} agrees to the take-back`;
-    case "table.TakebackDeclined":
-      return `${seatName(seat)} declines the take-back`;
-    case "table.TakenBack":
-      return `${seatName(seat)}'s last move is taken back`;
-    default:
-      return event.type;
-  }
-}
-
-// --- after the end -----------------------------------------------------------------------------
-
-async function sha256Hex(text) {
-  if (!(globalThis.crypto && crypto.subtle)) return null;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-async function showEnding(page) {
-  const { doc } = page;
-  const box = page.root.querySelector("#ending");
-  box.hidden = false;
-  const outcome = doc.outcome || {};
-  const winners = (outcome.winners || []).map(seatName).join(", ") || "nobody";
-  const rows = (outcome.scores || [])
-    .slice()
-    .sort((a, b) => a.rank - b.rank || a.seat - b.seat)
-    .map((score) => {
-      const breakdown = Object.entries(score.breakdown || {})
-        .map(([name, value]) => `<span class="part">${esc(name)}: ${esc(value)}</span>`)
-        .join(" ");
-      return `<tr data-seat="${score.seat}"><td>${score.rank}</td><td>${seatName(score.seat)}</td>
-        <td class="num">${esc(score.score)}</td><td class="breakdown">${breakdown}</td></tr>`;
-    })
-    .join("");
-  const details = outcome.details
-    ? `<details><summary>Details</summary><pre>${esc(JSON.stringify(outcome.details, null, 2))}</pre></details>`
-    : "";
-  box.innerHTML = `
-    <div class="panel outcome" id="outcome">
-      <h2>Outcome</h2>
-      <p class="summary">${esc(outcome.summary || "")}</p>
-      <p>Winners: <strong class="winners">${esc(winners)}</strong></p>
-      <table class="scores"><thead><tr><th>Rank</th><th>Seat</th><th>Score</th><th>Breakdown</th></tr></thead>
-        <tbody>${rows}</tbody></table>
-      ${details}
-    </div>
-    <div class="panel seed" id="seed">
-      <h2>Seed</h2>
-      <p>Revealed seed: <code class="hash">${esc(doc.seed || "(not revealed)")}</code></p>
-      <p>Commitment published at the start: <code class="hash">${esc(doc.seed_commitment)}</code></p>
-      <p id="seed-check" class="muted">Checking SHA-256(seed)…</p>
-    </div>
-    <div class="panel verification" id="verification"><h2>Verification</h2><p class="muted">Verifying…</p></div>`;
-  const seedCheck = box.querySelector("#seed-check");
-  const digest = doc.seed ? await sha256Hex(doc.seed) : null;
-  if (digest === null) {
-    seedCheck.textContent = "This browser cannot compute SHA-256 here (not a secure context); see the verification.";
-  } else {
-    const match = digest === doc.seed_commitment;
-    seedCheck.className = match ? "ok" : "error";
-    seedCheck.textContent = match
-      ? "SHA-256 of the seed equals the commitment: the seed was fixed before the first move."
-      : `SHA-256 of the seed is ${digest}: it does NOT match the commitment.`;
-  }
-  const verification = box.querySelector("#verification");
-  try {
-    const result = await call(`${page.base}/verification`);
-    verification.dataset.result = result.ok ? "passed" : "failed";
-    verification.innerHTML = `<h2>Verification <span class="badge ${result.ok ? "ok" : "bad"}">${
-      result.ok ? "passed" : "failed"
-    }</span></h2><ul class="checks">${result.checks
-      .map(
-        (check) => `<li class="check check-${esc(check.status)}" data-name="${esc(check.name)}">
-          <strong>${esc(check.name)}</strong>: <span class="check-status">${esc(check.status)}</span>
-          <span class="muted">${esc(check.detail || "")}${check.first_bad_seq != null ? ` (first bad event ${check.first_bad_seq})` : ""}</span></li>`,
-      )
-      .join("")}</ul>`;
-  } catch (error) {
-    verification.dataset.result = "error";
-    verification.innerHTML = `<h2>Verification</h2>${problemHtml(error)}`;
-  }
-  showReplay(page);
-}
-
-function showReplay(page) {
-  const { doc } = page;
-  const box = page.root.querySelector("#replay");
-  box.hidden = false;
-  box.innerHTML = `
-    <h2>Replay</h2>
-    <div class="replay-controls">
-      <button type="button" class="small" id="replay-prev">◀</button>
-      <input type="range" id="replay-slider" min="1" max="${doc.version}" value="${doc.version}" step="1">
-      <button type="button" class="small" id="replay-next">▶</button>
-      <span>version <strong id="replay-version">${doc.version}</strong> / ${doc.version}</span>
-    </div>
-    <div id="replay-event" class="replay-event"></div>
-    <div id="replay-board" class="board"></div>`;
-  const slider = box.querySelector("#replay-slider");
-  const replay = { wanted: doc.version, loading: false };
-  const go = (version) => {
-    replay.wanted = Math.max(1, Math.min(doc.version, version));
-    slider.value = String(replay.wanted);
-    box.querySelector("#replay-version").textContent = String(replay.wanted);
-    loadReplay(page, box, replay);
-  };
-  slider.addEventListener("input", () => go(Number(slider.value)));
-  box.querySelector("#replay-prev").addEventListener("click", () => go(replay.wanted - 1));
-  box.querySelector("#replay-next").addEventListener("click", () => go(replay.wanted + 1));
-  go(doc.version);
-}
-
-async function loadReplay(page, box, replay) {
-  if (replay.loading) return;
-  replay.loading = true;
-  box.dataset.busy = "1";
-  try {
-    while (replay.shown !== replay.wanted && !page.closed) {
-      const version = replay.wanted;
-      const [state, history] = await Promise.all([
-        call(`${page.base}/states/${version}`, { token: page.token }),
-        call(`${page.base}/events?after=${version - 1}&limit=1`, { token: page.token }),
-      ]);
-      const ctx = contextOf(page, state);
-      box.querySelector("#replay-board").innerHTML = draw(page, "renderBoard", ctx);
-      const envelope = history.events[0];
-      const event = envelope && envelope.event;
-      box.querySelector("#replay-event").innerHTML = event
-        ? `<p>Event ${envelope.seq}: <strong class="replay-type">${esc(event.type)}</strong>${
-            envelope.seat != null ? ` by ${seatName(envelope.seat)}` : ""
-          }</p><details><summary>The event</summary><pre>${esc(JSON.stringify(event, null, 2))}</pre></details>`
-        : `<p class="muted">Event ${version} is hidden from you.</p>`;
-      replay.shown = version;
-      box.dataset.version = String(version);
-    }
-  } catch (error) {
-    box.querySelector("#replay-event").innerHTML = problemHtml(error);
-    replay.shown = replay.wanted;
-  } finally {
-    replay.loading = false;
-    box.dataset.busy = "0";
+  const doc = page.doc;
+  const bots = new Set(doc ? doc.seats.map((info) => info.seat).filter((seat) => botPlays(doc, seat)) : []);
+  // Bursts stay open as the player opened them while the feed redraws.
+  const open = new Set(Array.from(list.querySelectorAll("li.burst details[open]"), (d) => d.parentElement.dataset.seq));
+  list.innerHTML = feedHtml(feedItems(page.events.map(entryOf), { bots, mine: page.seat }), seatName).text;
+  for (const item of list.querySelectorAll("li.burst")) {
+    if (open.has(item.dataset.seq)) item.querySelector("details").open = true;
   }
 }

@@ -1,26 +1,37 @@
-// The lobby: the catalogue with a create form per kind, the games with open seats, and the seats
-// this browser holds.
+// The lobby: the catalogue with a create form per kind, the games with open seats, and the games of
+// this browser's guest player (its seats on any device holding its player code).
 
 import {
-  Problem,
   call,
   catalogue,
   clockText,
-  esc,
+  dropPlayerCode,
+  guest,
   heldSeats,
+  markCreated,
+  Problem,
   pageUrl,
+  playerCode,
   saveToken,
   seatName,
   seatRoute,
   spectatorRoute,
   tokenFor,
+  usePlayerCode,
 } from "./api.js";
+import { html } from "./html.js";
+import { quickPairHtml, wireQuickPair } from "./pairing.js";
 import { fieldsOf, readFields, renderFields } from "./schemaform.js";
 
 export async function showLobby(main) {
-  main.innerHTML = `
+  main.innerHTML = html`
     <section id="lobby" class="lobby">
       <h1>Lobby</h1>
+      <section id="quick-pair" class="quick-pair-section">
+        <h2>Quick pair</h2>
+        <p class="muted">Play whoever is looking for the same game now; bots fill in when nobody comes.</p>
+        <div id="quick-pair-forms"><p class="muted">Loading…</p></div>
+      </section>
       <div id="created" class="panel" hidden></div>
       <div class="columns">
         <div>
@@ -30,28 +41,43 @@ export async function showLobby(main) {
         <div>
           <h2>Open games <button type="button" id="refresh-open" class="small">Refresh</button></h2>
           <div id="open-games"><p class="muted">Loading…</p></div>
-          <h2>Your seats</h2>
-          <div id="held-seats"></div>
+          <h2>Your games <button type="button" id="refresh-yours" class="small">Refresh</button></h2>
+          <div id="your-games"><p class="muted">Loading…</p></div>
+          <h2>Your player code</h2>
+          <div id="player-code" class="panel"></div>
         </div>
       </div>
     </section>`;
   main.querySelector("#refresh-open").addEventListener("click", () => showOpenGames(main));
-  showHeldSeats(main);
+  main.querySelector("#refresh-yours").addEventListener("click", () => showYourGames(main));
+  showYourGames(main).then(() => showPlayerCode(main));
   showOpenGames(main);
   try {
     const { games } = await catalogue();
     const holder = main.querySelector("#catalogue");
     holder.innerHTML = "";
     for (const entry of games) holder.append(createCard(main, entry));
+    const pairing = main.querySelector("#quick-pair-forms");
+    pairing.innerHTML = quickPairHtml(games).text;
+    wireQuickPair(pairing);
   } catch (error) {
     main.querySelector("#catalogue").innerHTML = problemHtml(error);
+    main.querySelector("#quick-pair-forms").innerHTML = "";
   }
 }
 
+/** A refusal as markup (a string, for innerHTML and insertAdjacentHTML). */
 function problemHtml(error) {
-  if (!(error instanceof Problem)) return `<p class="error">${esc(error.message || error)}</p>`;
-  const code = error.code ? ` <code>${esc(error.code)}</code>` : "";
-  return `<p class="error"><strong>${esc(error.title)}</strong>${code}${error.detail ? ` — ${esc(error.detail)}` : ""}</p>`;
+  if (!(error instanceof Problem)) return String(html`<p class="error">${error.message || error}</p>`);
+  const code = error.code ? html` <code>${error.code}</code>` : "";
+  return String(
+    html`<p class="error"><strong>${error.title}</strong>${code}${error.detail ? html` — ${error.detail}` : ""}</p>`,
+  );
+}
+
+/** The fragments with the text *separator* between them (Array.join for html`` fragments). */
+function joinHtml(fragments, separator) {
+  return fragments.map((fragment, index) => (index ? html`${separator}${fragment}` : fragment));
 }
 
 function createCard(main, entry) {
@@ -65,20 +91,21 @@ function createCard(main, entry) {
   const counts = entry.player_counts.join(", ");
   const variants = Object.entries(entry.variants || {});
   const variantList = variants.length
-    ? `<details><summary>Variants and options</summary><dl>${variants
-        .map(([name, text]) => `<dt>${esc(name)}</dt><dd>${esc(text)}</dd>`)
-        .join("")}</dl></details>`
+    ? html`<details><summary>Variants and options</summary><dl>${variants.map(
+        ([name, text]) => html`<dt>${name}</dt><dd>${text}</dd>`,
+      )}</dl></details>`
     : "";
   const defaultPlayers = Math.min(...entry.player_counts.filter((n) => n >= 2), Math.max(...entry.player_counts));
   const levels = entry.bot_levels || [];
   const tableDefaults = tableDefaultsOf(entry.options_schema);
-  card.innerHTML = `
-    <h3>${esc(entry.title)} <small class="muted">${esc(entry.kind)} · ${esc(entry.rules_version)}</small></h3>
-    <p>${esc(entry.summary)}</p>
-    <p class="muted">Players: ${esc(counts)}${levels.length ? ` · bots: ${esc(levels.join(", "))}` : ""}</p>
+  const optionFields = renderFields(fields, { players: defaultPlayers, labels: entry.option_labels || {} });
+  card.innerHTML = html`
+    <h3>${entry.title} <small class="muted">${entry.kind} · ${entry.rules_version}</small></h3>
+    <p>${entry.summary}</p>
+    <p class="muted">Players: ${counts}${levels.length ? html` · bots: ${levels.join(", ")}` : ""}</p>
     ${variantList}
-    <form class="create-form" data-kind="${esc(entry.kind)}">
-      <fieldset class="options"><legend>Options</legend>${renderFields(fields, { players: defaultPlayers })}</fieldset>
+    <form class="create-form" data-kind="${entry.kind}">
+      <fieldset class="options"><legend>Options</legend>${optionFields}</fieldset>
       <fieldset class="seats-choice"><legend>Seats</legend>
         <span class="presets">
           <label class="inline"><input type="radio" name="take" value="all" checked> all mine (hot seat)</label>
@@ -90,7 +117,7 @@ function createCard(main, entry) {
       ${hasTable ? tableFieldset(tableDefaults) : ""}
       <div class="field"><label>seed <input type="text" name="seed" placeholder="(secret random seed)"></label>
         <small class="help">Only for a reproducible test game; leave empty for a secret seed.</small></div>
-      <button type="submit">Create ${esc(entry.title)} game</button>
+      <button type="submit">Create ${entry.title} game</button>
       <div class="form-result"></div>
     </form>`;
   const form = card.querySelector("form");
@@ -101,16 +128,16 @@ function createCard(main, entry) {
     const players = playerCount(form, fields, entry);
     const previous = seatControls().map((control) => control.value);
     const preset = form.querySelector('input[name="take"]:checked').value;
-    seatChoices.innerHTML = Array.from({ length: players }, (_, seat) => {
+    seatChoices.innerHTML = html`${Array.from({ length: players }, (_, seat) => {
       const wanted = preset === "some" && previous[seat] ? previous[seat] : preset === "none" ? "open" : "me";
       const option = (value, label) =>
-        `<option value="${esc(value)}"${value === wanted ? " selected" : ""}>${esc(label)}</option>`;
-      return `<label class="inline seat-pick">${seatName(seat)}
+        html`<option value="${value}"${value === wanted ? html` selected` : ""}>${label}</option>`;
+      return html`<label class="inline seat-pick">${seatName(seat)}
         <select class="seat-choice" name="seat.${seat}" data-seat="${seat}">
           ${option("me", "me (this browser)")}${option("open", "open (a friend joins)")}
-          ${levels.map((level) => option(`bot:${level}`, `bot (${level})`)).join("")}
+          ${levels.map((level) => option(`bot:${level}`, `bot (${level})`))}
         </select></label>`;
-    }).join("");
+    })}`;
     syncTable(form, players);
   };
   drawSeatChoices();
@@ -150,13 +177,15 @@ function createCard(main, entry) {
     const seed = form.querySelector('input[name="seed"]').value.trim();
     if (seed) body.seed = seed;
     button.disabled = true;
-    result.innerHTML = `<p class="muted">Creating…</p>`;
+    result.innerHTML = html`<p class="muted">Creating…</p>`;
     try {
-      const created = await call("/v1/games", { method: "POST", body });
+      // As the guest: the seats taken are bound to it (its games, on any device with its code).
+      const created = await call("/v1/games", { method: "POST", body, token: await guest() });
       for (const { seat, token } of created.tokens) saveToken(created.game_id, seat, token);
+      markCreated(created.game_id);
       result.innerHTML = "";
       showCreated(main, created, entry, bots);
-      showHeldSeats(main);
+      showYourGames(main);
       showOpenGames(main);
     } catch (error) {
       result.innerHTML = problemHtml(error);
@@ -188,10 +217,11 @@ function tableDefaultsOf(schema) {
 
 function tableFieldset(defaults) {
   const number = (name, label, min, max, value, help) =>
-    `<div class="field table-${name}"><label>${esc(label)}
-      <input type="number" name="table.${name}" min="${min}" max="${max}" step="1" value="${esc(value)}"></label>
-      ${help ? `<small class="help">${esc(help)}</small>` : ""}</div>`;
-  return `<fieldset class="options table-options"><legend>Table</legend>
+    html`<div class="field table-${name}"><label>${label}
+      <input type="number" name="table.${name}" min="${min}" max="${max}" step="1" value="${value}"></label>
+      ${help ? html`<small class="help">${help}</small>` : ""}</div>`;
+  const selected = (on) => (on ? html` selected` : "");
+  return html`<fieldset class="options table-options"><legend>Table</legend>
     <div class="field"><label>clock
       <select name="table.clock">
         <option value="" selected>none</option>
@@ -204,15 +234,15 @@ function tableFieldset(defaults) {
     ${number("days", "days", 1, 30, defaults.days, "per decision")}
     <div class="field table-on_timeout"><label>on timeout
       <select name="table.on_timeout">
-        <option value="bot"${defaults.on_timeout === "bot" ? " selected" : ""}>a bot decides for the seat</option>
-        <option value="forfeit"${defaults.on_timeout === "forfeit" ? " selected" : ""}>the seat forfeits</option>
+        <option value="bot"${selected(defaults.on_timeout === "bot")}>a bot decides for the seat</option>
+        <option value="forfeit"${selected(defaults.on_timeout === "forfeit")}>the seat forfeits</option>
       </select></label></div>
     ${number("zombie_after", "zombie after", 0, 100, defaults.zombie_after, "timeouts before a bot takes the seat for good (0: never)")}
     <div class="field"><label>take-backs
       <select name="table.takebacks">
-        <option value="off"${defaults.takebacks === "off" ? " selected" : ""}>off</option>
-        <option value="consent"${defaults.takebacks === "consent" ? " selected" : ""}>with the others' consent</option>
-        <option value="free"${defaults.takebacks === "free" ? " selected" : ""}>free (hot seat / solo)</option>
+        <option value="off"${selected(defaults.takebacks === "off")}>off</option>
+        <option value="consent"${selected(defaults.takebacks === "consent")}>with the others' consent</option>
+        <option value="free"${selected(defaults.takebacks === "free")}>free (hot seat / solo)</option>
       </select></label>
       <small class="help">Free take-backs only when this browser plays every seat (no bots), or solo.</small></div>
   </fieldset>`;
@@ -274,31 +304,35 @@ function seatLinks(gameId, players, bots = {}) {
     const url = pageUrl(seatRoute(gameId, seat));
     const bot = bots[String(seat)];
     rows.push(
-      `<li data-seat="${seat}">${seatName(seat)}: ${
+      html`<li data-seat="${seat}">${seatName(seat)}: ${
         bot
-          ? `<span class="bot-seat">bot (${esc(bot)})</span>`
+          ? html`<span class="bot-seat">bot (${bot})</span>`
           : held
-          ? `<a class="seat-link" href="${esc(url)}">${esc(url)}</a>`
-          : `<span class="muted">open</span> <button type="button" class="join small" data-game="${esc(gameId)}" data-seat="${seat}">Join as ${seatName(seat)}</button>`
+            ? html`<a class="seat-link" href="${url}">${url}</a>`
+            : html`<span class="muted">open</span> <button type="button" class="join small" data-game="${gameId}" data-seat="${seat}">Join as ${seatName(seat)}</button>`
       }</li>`,
     );
   }
   const spectator = pageUrl(spectatorRoute(gameId));
-  rows.push(`<li>Spectators: <a class="spectator-link" href="${esc(spectator)}">${esc(spectator)}</a></li>`);
-  return `<ul class="links">${rows.join("")}</ul>`;
+  rows.push(html`<li>Spectators: <a class="spectator-link" href="${spectator}">${spectator}</a></li>`);
+  return html`<ul class="links">${rows}</ul>`;
 }
 
 function showCreated(main, created, entry, bots = {}) {
   const panel = main.querySelector("#created");
   panel.hidden = false;
   panel.dataset.gameId = created.game_id;
-  panel.innerHTML = `
-    <h2>Created: ${esc(entry.title)} <code class="game-id">${esc(created.game_id)}</code></h2>
-    <p class="muted">Status ${esc(created.status)} · ${created.players} players · seed commitment
-      <code class="hash">${esc(created.seed_commitment)}</code></p>
+  panel.innerHTML = html`
+    <h2>Created: ${entry.title} <code class="game-id">${created.game_id}</code></h2>
+    <p class="muted">Status ${created.status} · ${created.players} players · seed commitment
+      <code class="hash">${created.seed_commitment}</code></p>
     <p>Tokens are kept in this browser; open a seat's link here (or share an open seat's game id).</p>
     ${seatLinks(created.game_id, created.players, bots)}`;
-  wireJoins(main, panel);
+  wireJoins(panel);
+  // The feedback where the player is: the form is far below the panel on a phone.
+  panel.tabIndex = -1;
+  panel.scrollIntoView({ block: "start", behavior: "smooth" });
+  panel.focus({ preventScroll: true });
 }
 
 async function showOpenGames(main) {
@@ -307,68 +341,157 @@ async function showOpenGames(main) {
   try {
     const { games } = await call("/v1/games?status=open&limit=50");
     if (!games.length) {
-      holder.innerHTML = `<p class="muted">No game is waiting for players.</p>`;
+      holder.innerHTML = html`<p class="muted">No game is waiting for players.</p>`;
       return;
     }
-    holder.innerHTML = `<ul class="open-list">${games
-      .map(
-        (game) => `<li class="open-game" data-game="${esc(game.game_id)}" data-kind="${esc(game.kind)}">
-          <strong>${esc(game.kind)}</strong> <code class="game-id">${esc(game.game_id)}</code>
-          · ${game.players} players · <a href="${esc(spectatorRoute(game.game_id))}">watch</a>
+    holder.innerHTML = html`<ul class="open-list">${games.map(
+      (game) => html`<li class="open-game" data-game="${game.game_id}" data-kind="${game.kind}">
+          <strong>${game.kind}</strong> <code class="game-id">${game.game_id}</code>
+          · ${game.players} players · <a href="${spectatorRoute(game.game_id)}">watch</a>
           ${gameTableHtml(game)}<br>
-          ${game.open_seats
-            .map(
+          ${joinHtml(
+            game.open_seats.map(
               (seat) =>
-                `<button type="button" class="join small" data-game="${esc(game.game_id)}" data-seat="${seat}">Join as ${seatName(seat)}</button>`,
-            )
-            .join(" ")}
+                html`<button type="button" class="join small" data-game="${game.game_id}" data-seat="${seat}">Join as ${seatName(seat)}</button>`,
+            ),
+            " ",
+          )}
         </li>`,
-      )
-      .join("")}</ul>`;
-    wireJoins(main, holder);
+    )}</ul>`;
+    wireJoins(holder);
   } catch (error) {
     holder.innerHTML = problemHtml(error);
   }
 }
 
 /** An open game's table in the list: its clock, take-backs and the seats bots play. */
-function gameTableHtml(game) {
+export function gameTableHtml(game) {
   const table = (game.options && game.options.table) || {};
   const parts = [];
   const clock = clockText(table.clock);
-  parts.push(`<span class="game-clock">clock: ${esc(clock || "none")}</span>`);
-  if (table.takebacks && table.takebacks !== "off") parts.push(`take-backs: ${esc(table.takebacks)}`);
+  parts.push(html`<span class="game-clock">clock: ${clock || "none"}</span>`);
+  if (table.takebacks && table.takebacks !== "off") parts.push(html`take-backs: ${table.takebacks}`);
   const bots = Object.entries(game.bots || {}).sort(([a], [b]) => Number(a) - Number(b));
   if (bots.length) {
     parts.push(
-      `<span class="game-bots">${bots.map(([seat, level]) => `${seatName(Number(seat))}: bot (${esc(level)})`).join(", ")}</span>`,
+      html`<span class="game-bots">${joinHtml(
+        bots.map(([seat, level]) => html`${seatName(Number(seat))}: bot (${level})`),
+        ", ",
+      )}</span>`,
     );
   }
-  return `<br><small class="muted game-table">${parts.join(" · ")}</small>`;
+  return html`<br><small class="muted game-table">${joinHtml(parts, " · ")}</small>`;
 }
 
-function showHeldSeats(main) {
-  const holder = main.querySelector("#held-seats");
+/** The guest's games (GET /v1/me/games), the ones where it is to act marked; without a guest (a
+ * service that makes none), the seats whose tokens this browser keeps. */
+async function showYourGames(main) {
+  const holder = main.querySelector("#your-games");
   if (!holder) return;
-  const held = heldSeats();
-  holder.innerHTML = held.length
-    ? `<ul>${held
-        .map(
-          ({ gameId, seat }) =>
-            `<li><a href="${esc(seatRoute(gameId, seat))}">${esc(gameId)} · ${seatName(seat)}</a></li>`,
-        )
-        .join("")}</ul>`
-    : `<p class="muted">None yet.</p>`;
+  let code = await guest();
+  if (!code) {
+    holder.innerHTML = heldSeatsHtml();
+    return;
+  }
+  let games;
+  try {
+    ({ games } = await call("/v1/me/games?limit=50", { token: code }));
+  } catch (error) {
+    if (!(error instanceof Problem && error.status === 401)) {
+      holder.innerHTML = problemHtml(error);
+      return;
+    }
+    dropPlayerCode(); // refused (another database, a revoked code): play as a new guest
+    code = await guest();
+    games = code ? (await call("/v1/me/games?limit=50", { token: code })).games : [];
+  }
+  const titles = new Map();
+  try {
+    for (const entry of (await catalogue()).games) titles.set(entry.kind, entry.title);
+  } catch {
+    // the kinds stand in for the titles
+  }
+  holder.innerHTML = games.length
+    ? html`<ul class="your-list">${games.map((game) => yourGameHtml(game, titles.get(game.kind)))}</ul>`
+    : html`<p class="muted">None yet: create a game or join one.</p>`;
 }
 
-function wireJoins(main, holder) {
+/** One of the guest's games: its title, status, and whether the guest is to act there. */
+export function yourGameHtml(game, title) {
+  const seats = joinHtml(
+    game.seats.map((seat) => {
+      const turn = game.to_act.includes(seat)
+        ? html` <span class="badge status-active your-turn">your turn</span>`
+        : "";
+      return html`<a class="your-seat" data-seat="${seat}" href="${seatRoute(game.game_id, seat)}">${seatName(seat)}</a>${turn}`;
+    }),
+    ", ",
+  );
+  const turn =
+    game.status === "finished"
+      ? ""
+      : game.to_act.length
+        ? "your turn"
+        : game.status === "open"
+          ? "waiting for players"
+          : "others to act";
+  return html`<li class="your-game" data-game="${game.game_id}" data-kind="${game.kind}" data-to-act="${game.to_act.length ? 1 : 0}">
+    <strong class="your-title">${title || game.kind}</strong> <code class="game-id">${game.game_id}</code>
+    <span class="badge status-${game.status}">${STATUS[game.status] || game.status}</span>
+    <span class="your-turn-state">${turn}</span> · ${seats}</li>`;
+}
+
+const STATUS = { open: "waiting for players", active: "in play", finished: "finished" };
+
+function heldSeatsHtml() {
+  const held = heldSeats();
+  return held.length
+    ? html`<ul>${held.map(
+        ({ gameId, seat }) => html`<li><a href="${seatRoute(gameId, seat)}">${gameId} · ${seatName(seat)}</a></li>`,
+      )}</ul>`
+    : html`<p class="muted">None yet.</p>`;
+}
+
+/** The guest's player code, to copy to another device, and a field to use one copied from there. */
+function showPlayerCode(main) {
+  const holder = main.querySelector("#player-code");
+  if (!holder) return;
+  const code = playerCode();
+  holder.innerHTML = html`
+    <p class="muted">Your games follow this code. To play your seats in another browser or on another device,
+      use it there; keep it to yourself: it is the key to your seats.</p>
+    ${code ? html`<details><summary>Show your player code</summary><code class="code hash">${code}</code></details>` : ""}
+    <form class="use-code">
+      <label>Use a player code <input type="text" name="code" autocomplete="off" spellcheck="false" placeholder="ymp_…"></label>
+      <button type="submit" class="small">Use</button>
+    </form>
+    <div class="code-result"></div>`;
+  const form = holder.querySelector("form.use-code");
+  form.addEventListener("submit", async (submitted) => {
+    submitted.preventDefault();
+    const result = holder.querySelector(".code-result");
+    try {
+      await usePlayerCode(form.querySelector('input[name="code"]').value);
+      await showYourGames(main);
+      showPlayerCode(main);
+      holder.querySelector(".code-result").innerHTML = html`<p class="ok">Now playing as that player.</p>`;
+    } catch (error) {
+      result.innerHTML = problemHtml(error);
+    }
+  });
+}
+
+function wireJoins(holder) {
   for (const button of holder.querySelectorAll("button.join")) {
     button.addEventListener("click", async () => {
       const gameId = button.dataset.game;
       const seat = Number(button.dataset.seat);
       button.disabled = true;
       try {
-        const joined = await call(`/v1/games/${encodeURIComponent(gameId)}/seats/${seat}`, { method: "POST" });
+        const joined = await call(`/v1/games/${encodeURIComponent(gameId)}/seats/${seat}`, {
+          method: "POST",
+          token: await guest(), // the seat is bound to the guest
+        });
         saveToken(joined.game_id, joined.seat, joined.token);
         location.hash = seatRoute(joined.game_id, joined.seat);
       } catch (error) {

@@ -3,7 +3,7 @@
 // a checkbox, other strings -> a text input (with the schema's pattern).  A nullable option gets a
 // "(default)" choice; only values that differ from the schema's default are sent.
 
-import { esc } from "./api.js";
+import { html } from "./html.js";
 
 /** The options object's schema, its $ref resolved against $defs. */
 export function optionsObject(schema) {
@@ -12,7 +12,7 @@ export function optionsObject(schema) {
   while (resolved.$ref && !seen.has(resolved.$ref)) {
     seen.add(resolved.$ref);
     const name = resolved.$ref.split("/").pop();
-    resolved = ((schema.$defs || schema.definitions || {})[name]) || {};
+    resolved = (schema.$defs || schema.definitions || {})[name] || {};
   }
   return resolved;
 }
@@ -59,38 +59,39 @@ export function fieldsOf(schema) {
   return Object.entries(object.properties || {}).map(([name, property]) => fieldFor(name, property));
 }
 
-/** The fields' HTML; each control is named `opt.<name>` and carries its field's index. */
-export function renderFields(fields, { players } = {}) {
-  return fields
-    .map((field, index) => {
-      const id = `opt-${Math.random().toString(36).slice(2)}-${field.name}`;
-      const help = field.description ? `<small class="help">${esc(field.description)}</small>` : "";
-      const common = `id="${id}" name="opt.${esc(field.name)}" data-field="${index}"`;
-      let control;
-      if (field.kind === "select") {
-        const wanted = field.name === "players" && players != null ? players : field.default;
-        const unset = field.nullable ? `<option value="">(default)</option>` : "";
-        const choices = field.choices
-          .map(
-            (choice, i) =>
-              `<option value="${i}"${choice.value === wanted ? " selected" : ""}>${esc(choice.label)}</option>`,
-          )
-          .join("");
-        control = `<select ${common}>${unset}${choices}</select>`;
-      } else if (field.kind === "checkbox") {
-        control = `<input type="checkbox" ${common}${field.default ? " checked" : ""}>`;
-      } else if (field.kind === "number") {
-        const bounds = `${field.min != null ? ` min="${field.min}"` : ""}${field.max != null ? ` max="${field.max}"` : ""}`;
-        const value = field.default != null ? ` value="${esc(field.default)}"` : "";
-        control = `<input type="number" step="${field.step}"${bounds}${value} ${common}>`;
-      } else {
-        const pattern = field.pattern ? ` pattern="${esc(field.pattern)}"` : "";
-        const value = field.default != null ? ` value="${esc(field.default)}"` : "";
-        control = `<input type="text"${pattern}${value} placeholder="${field.nullable ? "(default)" : ""}" ${common}>`;
-      }
-      return `<div class="field field-${field.kind}"><label for="${id}">${esc(field.name)}</label>${control}${help}</div>`;
-    })
-    .join("");
+/** The fields' markup (an html`` fragment); each control is named `opt.<name>` and carries its
+ * field's index.  *labels*: the catalogue's option_labels (key -> {label, description}). */
+export function renderFields(fields, { players, labels = {} } = {}) {
+  return html`${fields.map((field, index) => {
+    const id = `opt-${Math.random().toString(36).slice(2)}-${field.name}`;
+    // The catalogue's label and description (option_labels), else the schema's key and text.
+    const named = labels[field.name] || {};
+    const description = named.description || field.description;
+    const help = description ? html`<small class="help">${description}</small>` : "";
+    const common = html`id="${id}" name="opt.${field.name}" data-field="${index}"`;
+    let control;
+    if (field.kind === "select") {
+      const wanted = field.name === "players" && players != null ? players : field.default;
+      const unset = field.nullable ? html`<option value="">(default)</option>` : "";
+      const choices = field.choices.map(
+        (choice, i) =>
+          html`<option value="${i}"${choice.value === wanted ? html` selected` : ""}>${choice.label}</option>`,
+      );
+      control = html`<select ${common}>${unset}${choices}</select>`;
+    } else if (field.kind === "checkbox") {
+      control = html`<input type="checkbox" ${common}${field.default ? html` checked` : ""}>`;
+    } else if (field.kind === "number") {
+      const min = field.min != null ? html` min="${field.min}"` : "";
+      const max = field.max != null ? html` max="${field.max}"` : "";
+      const value = field.default != null ? html` value="${field.default}"` : "";
+      control = html`<input type="number" step="${field.step}"${min}${max}${value} ${common}>`;
+    } else {
+      const pattern = field.pattern ? html` pattern="${field.pattern}"` : "";
+      const value = field.default != null ? html` value="${field.default}"` : "";
+      control = html`<input type="text"${pattern}${value} placeholder="${field.nullable ? "(default)" : ""}" ${common}>`;
+    }
+    return html`<div class="field field-${field.kind}"><label for="${id}">${named.label || field.name}</label>${control}${help}</div>`;
+  })}`;
 }
 
 /** The options object the form holds: only values that differ from the schema's defaults. */

@@ -11,6 +11,8 @@ import type { components, paths } from "./generated/schema.js";
 
 type Schemas = components["schemas"];
 type Command = Schemas["Command"];
+/** A title's kind: what the create request (a union by kind) discriminates on. */
+type Kind = Schemas["CreateGame"]["kind"];
 
 const MAX_MOVES = 5000; // no random game takes a tenth of this; more means the game does not end
 
@@ -53,12 +55,12 @@ function ok<T>(answer: { data?: T; error?: unknown; response: Response }, operat
   return answer.data;
 }
 
-async function create(kind: string, players: number, seed: string): Promise<[string, Map<number, string>]> {
-  // Seats left open and claimed one by one (joinSeat) when there are two or more.
+async function create(kind: Kind, players: number, seed: string): Promise<[string, Map<number, string>]> {
+  // Seats left open and claimed one by one (joinSeat) when there are two or more. The request is a
+  // union by kind, each title's options typed; one literal for whichever kind needs the assertion.
+  const body = { kind, options: { players }, seed, take_seats: players > 1 ? "none" : "all" };
   const created = ok(
-    await api.POST("/v1/games", {
-      body: { kind, options: { players }, seed, take_seats: players > 1 ? "none" : "all" },
-    }),
+    await api.POST("/v1/games", { body: body as Schemas["CreateGame"] }),
     "createGame",
   );
   const tokens = new Map<number, string>(created.tokens.map((t) => [t.seat, t.token]));
@@ -77,7 +79,7 @@ async function create(kind: string, players: number, seed: string): Promise<[str
 }
 
 async function play(
-  kind: string,
+  kind: Kind,
   players: number,
   seed: string,
 ): Promise<[Schemas["GameDocument"], Map<number, string>]> {
@@ -230,7 +232,7 @@ async function main(): Promise<void> {
     for (const players of chosen.sort((a, b) => a - b)) {
       const started = Date.now();
       const seed = `${entry.kind}-${players}`;
-      const [game, tokens] = await play(entry.kind, players, seed);
+      const [game, tokens] = await play(entry.kind as Kind, players, seed);
       check(game.seats.length === players, "every seat is listed");
       await audit(game, tokens.get(0) ?? "");
       finished.push(game.game_id);

@@ -90,6 +90,18 @@ def drive(state, until, seed: str = "drive", limit: int = 5000):
     raise AssertionError("condition never reached")
 
 
+def drafted_per_round(events, players: int) -> dict[int, list[int]]:
+    """How many Action Tiles each player drafted in each round (Draft New Action Tiles)."""
+    counts: dict[int, list[int]] = {}
+    round_ = 0
+    for e in events:
+        if type(e).__name__ == "PhaseBegan":
+            round_ = e.round
+        if type(e).__name__ == "ActionTileDrafted":
+            counts.setdefault(round_, [0] * players)[e.seat] += 1
+    return counts
+
+
 def types(events):
     return [type(e).__name__ for e in events]
 

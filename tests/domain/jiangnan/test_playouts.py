@@ -7,7 +7,7 @@ import pytest
 
 from domain.jiangnan import GAME, JiangnanOptions
 from domain.jiangnan import components as C
-from domain.jiangnan.options import unfillable
+from domain.jiangnan.options import draft_shortfall
 from domain.kernel import InvalidOptions, Rng
 from tests.support import random_playout
 
@@ -119,8 +119,8 @@ def test_random_free_configurations(games):
             variant=players == 2 and pick.choice([True, False]),
             difficulty=pick.choice(C.DIFFICULTIES) if players == 1 else "easy",
         )
-        if unfillable(players, options.action_tiles == "advanced", options.mixed_ages, options.upkeep):
-            with pytest.raises(InvalidOptions, match="Upkeep board"):  # refused up front
+        if draft_shortfall(players, options.action_tiles == "advanced", options.mixed_ages, options.upkeep):
+            with pytest.raises(InvalidOptions, match="cannot be set up as printed"):  # refused up front
                 GAME.start(options, f"free-{i}")
             options = msgspec.structs.replace(options, action_tiles="advanced")
         result = random_playout(GAME, options, f"free-{i}", check=check)

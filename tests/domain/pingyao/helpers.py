@@ -264,10 +264,10 @@ def finish_round(s: State, seed: str = "t") -> tuple[State, list[Event]]:
 
 
 @cache
-def _first_cards() -> dict[str, E.EventCardRevealed]:
+def _first_cards(rules: str) -> dict[str, E.EventCardRevealed]:
     found: dict[str, E.EventCardRevealed] = {}
     for i in range(1000):
-        state, _ = GAME.start(PingyaoOptions(players=1), f"card-{i}")
+        state, _ = GAME.start(PingyaoOptions(players=1), f"card-{i}", rules)
         _, events = step(state, 0, K.PlaceStartingBranch(color="red"), seed=f"card-{i}")
         card = next(e for e in events if isinstance(e, E.EventCardRevealed))
         found.setdefault(card.card, card)
@@ -276,6 +276,7 @@ def _first_cards() -> dict[str, E.EventCardRevealed]:
     raise AssertionError("some event card is never flipped first")
 
 
-def revealed(card: str) -> E.EventCardRevealed:
-    """Solo: the event `card` as the rules reveal it (its set-up dice rolled), from a real game."""
-    return _first_cards()[card]
+def revealed(card: str, rules: str = RULES_VERSION) -> E.EventCardRevealed:
+    """Solo: the event `card` as the rules (of version `rules`) reveal it (its set-up dice rolled),
+    from a real game."""
+    return _first_cards(rules)[card]

@@ -1,8 +1,9 @@
 """Games set up under an earlier rules version still play to their end and still verify.
 
 ``legacy/`` holds golden records played under ``pingyao-2`` (copied before the ``pingyao-3``
-records were generated).  Their setup events do not name a version, so they decode to
-``pingyao-2``, and every rule changed since reads the version from the state.
+records were generated) and under ``pingyao-3`` (copied before ``pingyao-4``).  The ``pingyao-2``
+setup events do not name a version, so they decode to ``pingyao-2``; every rule changed since reads
+the version from the state.
 """
 
 import dataclasses
@@ -18,7 +19,8 @@ from domain.pingyao import components as C
 from domain.pingyao.action_phase import resting_capacity
 from domain.pingyao.board import silver_total
 from domain.pingyao.flow import setup_under
-from domain.pingyao.versions import PINGYAO_2
+from domain.pingyao.solo import event_setup
+from domain.pingyao.versions import PINGYAO_2, PINGYAO_3
 from domain.registry import production_games
 from service.codec import GameCodec
 from service.record.format import iter_file_lines, present, read_record, state_digest
@@ -38,15 +40,14 @@ def _under(version: str):
     return dataclasses.replace(GAME, setup=functools.partial(setup_under, rules_version=version))
 
 
-def test_the_records_are_pingyao_2_games_the_code_still_judges():
-    assert len(LEGACY) >= 2
-    for path in LEGACY:
-        version = _record(path).header.rules_version
-        assert version == PINGYAO_2 != GAME.rules_version and GAME.judges(version)
+def test_the_records_are_earlier_games_the_code_still_judges():
+    versions = [_record(path).header.rules_version for path in LEGACY]
+    assert sorted(set(versions)) == [PINGYAO_2, PINGYAO_3] and len(LEGACY) >= 4
+    assert all(version != GAME.rules_version and GAME.judges(version) for version in versions)
 
 
 @pytest.mark.parametrize("path", LEGACY, ids=IDS)
-def test_pingyao_2_records_verify(path):
+def test_earlier_records_verify(path):
     """All five checks pass when the game is started under the record's version: the chain, the
     fold (the state of a ``pingyao-2`` game encodes as it always did, so the recorded state digest
     still matches), the replay of every command through ``decide`` and the seed."""
@@ -56,14 +57,7 @@ def test_pingyao_2_records_verify(path):
 
 
 @pytest.mark.parametrize("path", LEGACY, ids=IDS)
-def test_pingyao_2_records_chain_and_fold_with_the_registered_game(path):
-    """With the registered game as it is, the chain and the fold of a ``pingyao-2`` record verify."""
-    report = verify(_record(path), production_games())
-    assert [(c.name, c.status) for c in report.checks[:2]] == [("chain", "passed"), ("fold", "passed")]
-
-
-@pytest.mark.parametrize("path", LEGACY, ids=IDS)
-def test_pingyao_2_records_verify_with_the_registered_game(path):
+def test_earlier_records_verify_with_the_registered_game(path):
     """All five checks, with the service's verifier: it sets the game up under the record's version."""
     report = verify(_record(path), production_games())
     assert report.ok and [c.status for c in report.checks] == ["passed"] * 5, report
@@ -80,7 +74,7 @@ def _replay(path: pathlib.Path, stop: int | None = None):
     opening = next(i for i, line in enumerate(lines) if line.seat is not None)
     options = CODEC.decode_options_json(bytes(record.header.options))
     state = GAME.fold(GAME.initial(options), events[:opening])
-    assert state.rules_version == PINGYAO_2
+    assert state.rules_version == record.header.rules_version
     position = opening
     while position < (len(events) if stop is None else stop):
         line = lines[position]
@@ -93,7 +87,7 @@ def _replay(path: pathlib.Path, stop: int | None = None):
 
 
 @pytest.mark.parametrize("path", LEGACY, ids=IDS)
-def test_a_pingyao_2_game_replays_through_decide_to_its_recorded_outcome(path):
+def test_an_earlier_game_replays_through_decide_to_its_recorded_outcome(path):
     record, state, position = _replay(path)
     assert position == len(record.events) and GAME.to_act(state) == []
     assert state_digest(state) == record.footer.state_sha256
@@ -101,12 +95,13 @@ def test_a_pingyao_2_game_replays_through_decide_to_its_recorded_outcome(path):
 
 
 @pytest.mark.parametrize("path", LEGACY, ids=IDS)
-def test_a_pingyao_2_game_cut_short_finishes_under_pingyao_2(path):
+def test_an_earlier_game_cut_short_finishes_under_its_rules(path):
     """A game in progress when the rules changed: its first half as recorded, then random legal
-    moves to the end, under its own rules (the resting areas of pingyao-2, by player count)."""
+    moves to the end, under its own rules (pingyao-2: the resting areas by player count; pingyao-3:
+    by action, and a solo game's event cards E02 and E09 still fill the Yamen's resting area)."""
     record, state, position = _replay(path, stop=len(_record(path).events) // 2)
     assert 1 < state.round < C.ROUNDS and position < len(record.events)
-    players = record.header.players
+    version, players = record.header.rules_version, record.header.players
     chooser = Rng(f"{path.stem}/continue")
     silver = silver_total(state)
     for moves in range(20_000):
@@ -118,8 +113,14 @@ def test_a_pingyao_2_game_cut_short_finishes_under_pingyao_2(path):
         new = GAME.decide(state, seat, command, Rng("continue", moves))
         assert msgspec.msgpack.encode(state) == before
         state = GAME.fold(clone(state), new)
-        assert state.rules_version == PINGYAO_2 and silver_total(state) == silver
+        assert state.rules_version == version and silver_total(state) == silver
         assert all(p.copper >= 0 and p.head_office >= 0 for p in state.pl)
     outcome = GAME.outcome(state)
     assert outcome is not None and GAME.to_act(state) == [] and len(outcome.scores) == players
-    assert {resting_capacity(state, a) for a in C.ACTIONS} == {C.resting_capacity_pingyao_2(players)}
+    if version == PINGYAO_2:
+        assert {resting_capacity(state, a) for a in C.ACTIONS} == {C.resting_capacity_pingyao_2(players)}
+    else:
+        assert {a: resting_capacity(state, a) for a in C.ACTIONS} == {
+            a: C.resting_capacity(a) for a in C.ACTIONS
+        }
+        assert event_setup(state, "E02")["yamen"] == event_setup(state, "E09")["yamen"] == "46"
