@@ -252,9 +252,9 @@ class RatingsStore:
     async def unsettled(self, since: datetime, limit: int = 1000) -> list[str]:
         """Rated games finished since *since* whose rating was never applied (the sweep's work)."""
         rows = await self.store._read(
-            "SELECT g.game_id FROM games g WHERE g.rated AND g.status = 'finished' AND g.updated_at >= %s"
+            "SELECT g.game_id FROM games g WHERE g.rated AND g.finished_at >= %s"
             " AND NOT EXISTS (SELECT 1 FROM rated_games m WHERE m.game_id = g.game_id)"
-            " ORDER BY g.updated_at LIMIT %s",
+            " ORDER BY g.finished_at LIMIT %s",
             (since, limit),
         )
         return [r[0] for r in rows]

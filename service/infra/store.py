@@ -181,32 +181,37 @@ _append_statements: dict[tuple[int, bool], str] = {}
 def append_statement(n_events: int, idempotency: bool) -> str:
     """The single statement that appends one command, in one round trip.
 
-    The event rows go in first: two writers at the same expected version insert the same
-    ``(game_id, seq)``, the second waits on the first's index entry and then fails on the unique
-    key, so the primary key decides the race.  Only then is the games row moved on (its version
-    check is the last line of defence, as seqs are dense).  Parameters: each event's 11 columns,
-    then the idempotency row's 7 (if any), then version, last_hash, status, updated_at, to_act,
-    game_id and the expected version.  (Why not lock the games row first: ``docs/performance.md``.)
+    The event rows go in first, if the game exists (a plain read: no foreign key, whose trigger
+    locked the games row once per row), and the idempotency row with them: two writers at the same
+    expected version insert the same ``(game_id, seq)``, the second waits on the first's index entry
+    and then fails on the unique key, so the primary key decides the race. Only then is the games
+    row moved on (its version check is the last line of defence, as seqs are dense), in place: no
+    indexed column changes, ``finished_at`` only once (migration 010). Parameters: each event's 11
+    columns, the game_id, then the idempotency row's 7 (if any), then version, last_hash, status,
+    updated_at, to_act, status and updated_at again (``finished_at``), game_id and the expected
+    version. (Why not lock the games row first: ``docs/performance.md``.)
     """
     key = (n_events, idempotency)
     sql = _append_statements.get(key)
     if sql is None:
         sql = (
             "WITH appended AS (INSERT INTO events (game_id, seq, type, payload, visible_to, seat, command,"
-            " idempotency_key, recorded_at, prev_hash, hash) VALUES "
+            " idempotency_key, recorded_at, prev_hash, hash) SELECT * FROM (VALUES "
             + ", ".join([_APPEND_ROW] * n_events)
-            + " RETURNING seq)"
+            + ") AS v WHERE EXISTS (SELECT 1 FROM games WHERE game_id = %s) RETURNING seq)"
         )
         if idempotency:
             sql += (
                 ", remembered AS (INSERT INTO idempotency (game_id, key, seat, request_hash, status_code,"
-                " response, created_at) VALUES (%s, %s, %s::integer, %s, %s::integer, %s::bytea, "
-                "%s::timestamptz)"
+                " response, created_at) SELECT %s, %s, %s::integer, %s, %s::integer, %s::bytea, "
+                "%s::timestamptz WHERE EXISTS (SELECT 1 FROM appended)"
                 " RETURNING 1)"
             )
         sql += (
             ", moved AS (UPDATE games SET version = %s, last_hash = %s, status = %s, updated_at = %s,"
-            " to_act = %s::integer[] WHERE game_id = %s AND version = %s AND EXISTS (SELECT 1 FROM appended)"
+            " to_act = %s::integer[], finished_at = CASE WHEN %s::text = 'finished' THEN %s::timestamptz"
+            " ELSE finished_at END"
+            " WHERE game_id = %s AND version = %s AND EXISTS (SELECT 1 FROM appended)"
             " RETURNING version)"
             " SELECT (SELECT version FROM moved), (SELECT count(*) FROM appended)"
         )
@@ -223,9 +228,11 @@ BATCH_APPEND = (
     " %s::text[], %s::timestamptz[], %s::text[], %s::text[])"
     " AS r(game_id, seq, type, payload, visible_to, seat, command, idempotency_key, recorded_at, "
     "prev_hash, hash)"
+    " WHERE EXISTS (SELECT 1 FROM games e WHERE e.game_id = r.game_id)"
     " RETURNING game_id),"
     " moved AS (UPDATE games g SET version = m.version, last_hash = m.last_hash, status = m.status,"
-    " updated_at = m.updated_at, to_act = m.to_act::integer[]"
+    " updated_at = m.updated_at, to_act = m.to_act::integer[],"
+    " finished_at = CASE WHEN m.status = 'finished' THEN m.updated_at ELSE g.finished_at END"
     " FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::timestamptz[],"
     " %s::text[]) AS m(game_id, expected, version, last_hash, status, updated_at, to_act)"
     " WHERE g.game_id = m.game_id AND g.version = m.expected"
@@ -233,8 +240,9 @@ BATCH_APPEND = (
     " SELECT game_id, version FROM moved"
 )
 """Several games' appends in one statement (see :meth:`EventStore.append`): the events of every
-command, then each game's row moved on from its expected version; a lost race fails the statement
-on the ``(game_id, seq)`` key.  Answers each moved game's new version."""
+command (of a game that exists), then each game's row moved on from its expected version, in place
+as in :func:`append_statement`; a lost race fails the statement on the ``(game_id, seq)`` key.
+Answers each moved game's new version."""
 
 
 def _int_array(values: list[int] | None) -> str | None:
@@ -271,11 +279,11 @@ def append_params_of(
     params: list[Any] = []
     for e in event_params:
         params.extend(e)
+    params.append(game_id)
     if idempotency_params is not None:
         params.extend(idempotency_params)
-    params.extend(
-        (expected_version + len(event_params), last_hash, status, now, to_act, game_id, expected_version)
-    )
+    version = expected_version + len(event_params)
+    params.extend((version, last_hash, status, now, to_act, status, now, game_id, expected_version))
     return params
 
 
@@ -617,8 +625,8 @@ class EventStore:
         await conn.execute(
             "INSERT INTO games (game_id, kind, rules_version, options, players, seed, seed_commitment,"
             " status, version, last_hash, imported, created_at, updated_at, app_id, visibility, to_act,"
-            " rated, unrated_reason, creator)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            " rated, unrated_reason, creator, finished_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 game.game_id,
                 game.kind,
@@ -639,6 +647,7 @@ class EventStore:
                 game.rated,
                 game.unrated_reason,
                 game.creator,
+                game.updated_at if game.status == "finished" else None,  # an imported record
             ),
         )
         async with conn.cursor() as cur:
@@ -861,8 +870,9 @@ class EventStore:
             raise VersionConflict(await self._version(game_id))
         if row[0] is None:
             # Unreachable: inserting seq expected+1 succeeded, so no committed event has it, and
-            # every writer moves games.version with its events in one statement.
-            raise StoreError(f"game {game_id}: events appended but the version did not move")
+            # every writer moves games.version with its events in one statement; or no event went
+            # in, as there is no such game (games are never deleted).
+            raise StoreError(f"game {game_id}: the version did not move ({row[1]} events appended)")
 
     async def _alone(
         self, sql: str, params: list[Any], game_id: str, last_seq: int, last_hash: str

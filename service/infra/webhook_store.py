@@ -566,7 +566,7 @@ class WebhookStore:
         changed first."""
         rows = await self.store._read(
             "SELECT g.game_id FROM games g LEFT JOIN webhook_progress p ON p.game_id = g.game_id"
-            " WHERE g.app_id IS NOT NULL AND (g.status <> 'finished' OR g.updated_at > %s)"
+            " WHERE g.app_id IS NOT NULL AND (g.status <> 'finished' OR g.finished_at > %s)"
             " AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = g.app_id)"
             " AND (p.game_id IS NULL OR p.seq < g.version OR p.status_seen <> g.status"
             f" OR (g.status = 'active' AND p.seats_seen <> {SEATS_SEEN}))"

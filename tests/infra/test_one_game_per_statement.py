@@ -39,7 +39,7 @@ ACROSS_GAMES = {
     "in one statement (a sharded deployment runs with batched appends off, or batches per shard)",
     "array_agg(s.seat ORDER BY s.seat) FROM seats s JOIN games g": "a player's games across titles "
     "(GET /v1/me/games), found through its seats (the seats_of_player index)",
-    "SELECT g.game_id FROM games g WHERE g.rated AND g.status = 'finished'": "the sweep: rated games "
+    "SELECT g.game_id FROM games g WHERE g.rated AND g.finished_at": "the sweep: rated games "
     "finished lately whose rating no job applied (docs/ratings.md)",
 }
 """Statements that span games on purpose (matched by their start), and why."""

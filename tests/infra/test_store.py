@@ -10,7 +10,13 @@ from datetime import UTC, datetime
 import msgspec
 import pytest
 
-from service.infra.store import DuplicateIdempotencyKey, GameRow, IdempotentResponse, VersionConflict
+from service.infra.store import (
+    DuplicateIdempotencyKey,
+    GameRow,
+    IdempotentResponse,
+    StoreError,
+    VersionConflict,
+)
 from service.record.chain import NewEvent, first_broken_link, seal
 
 
@@ -551,3 +557,64 @@ async def test_requests_failed_together_by_an_outage_are_answered_apart(database
         assert max(waits) - min(waits) > 0.15, f"answered together: {sorted(waits)}"
     finally:
         await lonely.close()
+
+
+# --- appends in place (migration 010) -------------------------------------------------------------
+MOVE_CHANGES = {"version", "last_hash", "updated_at", "to_act"}
+"""The games row's columns every append changes (status and finished_at change once, at the end)."""
+
+
+async def test_no_index_of_games_covers_a_column_every_move_changes(store):
+    """Postgres rewrites a row in place (HOT: no new index entries) only when no indexed column
+    changes, in an index's keys or in its predicate; a move's update must qualify."""
+    async with store.connection() as conn:
+        cur = await conn.execute(
+            "SELECT i.indexrelid::regclass::text, a.attname FROM pg_index i"
+            " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"
+            " WHERE i.indrelid = 'games'::regclass"
+            " UNION ALL SELECT i.indexrelid::regclass::text, pg_get_expr(i.indpred, i.indrelid)"
+            " FROM pg_index i WHERE i.indrelid = 'games'::regclass AND i.indpred IS NOT NULL"
+        )
+        covered = await cur.fetchall()
+    assert covered, "the games table has indexes"
+    found = [(index, text) for index, text in covered for column in MOVE_CHANGES if column in text]
+    assert not found
+
+
+@pytest.mark.parametrize("keyed", [False, True], ids=["group-commit", "alone"])
+async def test_an_append_to_no_game_writes_nothing(store, keyed):
+    """No foreign key checks an event's game any more: the append statements do, and write nothing."""
+    game_id = "t_" + secrets.token_hex(6)
+    orphan = seal(game_id, 3, "h", _events(1), datetime.now(UTC), "s")
+    resp = IdempotentResponse(seat=0, request_hash="r", status_code=200, response=b"{}")
+    with pytest.raises(StoreError):
+        await store.append(
+            game_id,
+            2,
+            orphan,
+            status="active",
+            now=datetime.now(UTC),
+            idempotency=("k", resp) if keyed else None,
+        )
+    assert await store.events(game_id) == []
+
+
+@pytest.mark.parametrize("keyed", [False, True], ids=["group-commit", "alone"])
+async def test_the_append_that_finishes_a_game_sets_finished_at_once(store, keyed):
+    game_id, opening = await _new_game(store)
+
+    async def finished_at():
+        async with store.connection() as conn:
+            cur = await conn.execute("SELECT finished_at FROM games WHERE game_id = %s", (game_id,))
+            return (await cur.fetchone())[0]
+
+    resp = IdempotentResponse(seat=0, request_hash="r", status_code=200, response=b"{}")
+    move = seal(game_id, 3, opening[-1].hash, _events(1), datetime.now(UTC), "s")
+    await store.append(game_id, 2, move, status="active", now=datetime.now(UTC))
+    assert await finished_at() is None
+    end = datetime.now(UTC)
+    last = seal(game_id, 4, move[-1].hash, _events(1), end, "s")
+    await store.append(
+        game_id, 3, last, status="finished", now=end, idempotency=("k", resp) if keyed else None
+    )
+    assert await finished_at() == end
