@@ -14,7 +14,10 @@ alternating order so that drift in the machine's load hits each alike:
   ``get_legal_moves`` when the turn passes (``websockets``' asyncio client).
 
 Each connection plays its games in turn, one request in flight at a time, over the same number of
-connections and games as the HTTP client.  Server CPU is read from ``/proc`` inside each window.
+connections and games as the HTTP client.  Server CPU is read from ``/proc`` inside each window, and
+so is that of every Postgres and Redis process on the machine (the durable path's servers; run the
+sitting on a machine that is otherwise quiet), beside boardgame.io's server CPU per move as its
+``load.js`` reads it.
 Prints the figures and the three ratios of issue 29: socket moves/s ÷ HTTP one-trip moves/s (≥ 2),
 server CPU per socket move ÷ per echo (≤ 1.5), socket p99 ÷ p50 (≤ 5); with ``--peer``, socket
 moves/s ÷ boardgame.io in memory (≥ 3) at the same number of games in flight.
@@ -302,14 +305,34 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def store_cpu_seconds() -> float:
+    """User + system CPU seconds used so far by every Postgres and Redis process on the machine
+    (the durable path's servers: a socket move's append, its snapshot and its notice)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            head, _, rest = pathlib.Path(f"/proc/{pid}/stat").read_text().rpartition(")")
+        except OSError:
+            continue
+        if head.rsplit("(", 1)[-1] not in ("postgres", "redis-server"):
+            continue
+        fields = rest.split()
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def _measured(srv: Server, phase: Any) -> dict[str, Any]:
-    """One phase, with the server's CPU (cores busy) inside its measurement window."""
-    samples: list[tuple[float, float]] = []
+    """One phase, with the server's CPU (cores busy) inside its measurement window, and that of
+    Postgres and Redis."""
+    samples: list[tuple[float, float, float]] = []
     done = threading.Event()
 
     def sample() -> None:
         while not done.is_set():
-            samples.append((time.time(), srv.cpu_seconds()))
+            samples.append((time.time(), srv.cpu_seconds(), store_cpu_seconds()))
             done.wait(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -323,6 +346,7 @@ def _measured(srv: Server, phase: Any) -> dict[str, Any]:
     inside = [s for s in samples if window[0] <= s[0] <= window[1]]
     span = inside[-1][0] - inside[0][0] if len(inside) >= 2 else 0
     out["server_cpu"] = (inside[-1][1] - inside[0][1]) / span if span else float("nan")
+    out["store_cpu"] = (inside[-1][2] - inside[0][2]) / span if span else float("nan")
     return out
 
 
@@ -349,12 +373,19 @@ def _figures(runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         "ws_cpu_ms": median(
             [1000 * r["server_cpu"] / r["move"]["rps"] for r in runs["ws"] if r["move"]["rps"]]
         ),
+        "ws_store_cpu_ms": median(
+            [1000 * r["store_cpu"] / r["move"]["rps"] for r in runs["ws"] if r["move"]["rps"]]
+        ),
         "ws_p50": med("ws", "move", "p50_ms"),
         "ws_p99": med("ws", "move", "p99_ms"),
         "errors": sum(r.get("errors", 0) for phase in ("http", "ws") for r in runs[phase]),
     }
     if runs["peer"]:
         f["peer_moves"] = median([r.get("moves_per_s", float("nan")) for r in runs["peer"]])
+        # load.js reads the server's CPU from /proc (percent of one core over the window).
+        f["peer_cpu_ms"] = median(
+            [10 * r["server_cpu_pct"] / r["moves_per_s"] for r in runs["peer"] if r.get("moves_per_s")]
+        )
     return f
 
 
@@ -373,10 +404,15 @@ def render(f: dict[str, Any], machine: dict[str, Any], args: argparse.Namespace)
         f"| server CPU ms per echo · HTTP one-trip move · socket move | {f['echo_cpu_ms']:.3f} · "
         f"{f['http_cpu_ms']:.3f} · {f['ws_cpu_ms']:.3f} |",
     ]
+    lines.append(
+        f"| CPU ms per socket move: server · Postgres and Redis · both | {f['ws_cpu_ms']:.3f} · "
+        f"{f['ws_store_cpu_ms']:.3f} · {f['ws_cpu_ms'] + f['ws_store_cpu_ms']:.3f} |"
+    )
     if "peer_moves" in f:
         lines.append(
             f"| boardgame.io 0.50.2 in memory, moves/s ({args.games} matches) | {f['peer_moves']:,.0f} |"
         )
+        lines.append(f"| boardgame.io server CPU ms per move (it stores nothing) | {f['peer_cpu_ms']:.3f} |")
     lines += ["", "| target | value | met |", "|---|---|---|"]
 
     def target(label: str, value: float, limit: float, higher: bool) -> None:
