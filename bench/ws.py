@@ -65,8 +65,10 @@ def ws_moves(
     connections: int,
     warmup: float,
     duration: float,
+    keyed: bool = False,
 ) -> dict[str, Any]:
-    """*games* games over *connections* sockets for one window; the ``move`` latencies and count."""
+    """*games* games over *connections* sockets for one window; the ``move`` latencies and count.
+    *keyed*: every move carries an idempotency key, as the web client's do."""
     from websockets.asyncio.client import connect
 
     async def main() -> dict[str, Any]:
@@ -110,7 +112,7 @@ def ws_moves(
                         if not w.running():
                             break
                         try:
-                            done = await _one_move(ask, slot, rng, w)
+                            done = await _one_move(ask, slot, rng, w, keyed)
                         except RuntimeError as exc:
                             errors.append(str(exc))
                             done = True
@@ -133,7 +135,9 @@ def ws_moves(
     return loadgen._run(main())
 
 
-async def _one_move(ask: Any, slot: loadgen.Slot, rng: random.Random, w: loadgen.Window) -> bool:
+async def _one_move(
+    ask: Any, slot: loadgen.Slot, rng: random.Random, w: loadgen.Window, keyed: bool = False
+) -> bool:
     """One move in *slot*'s game, as :func:`bench.loadgen._one_move`'s one-trip client makes it."""
     moves = slot.legal
     if moves is None:
@@ -148,16 +152,17 @@ async def _one_move(ask: Any, slot: loadgen.Slot, rng: random.Random, w: loadgen
         else:
             return True
     command = moves[rng.randrange(len(moves))]
+    message = {
+        "type": "move",
+        "game_id": slot.game_id,
+        "seat": slot.seat,
+        "command": command,
+        "include": ["legal_moves"],
+    }
+    if keyed:
+        message["idempotency_key"] = f"{rng.getrandbits(64):016x}"
     t0 = time.perf_counter()
-    answer = await ask(
-        {
-            "type": "move",
-            "game_id": slot.game_id,
-            "seat": slot.seat,
-            "command": command,
-            "include": ["legal_moves"],
-        }
-    )
+    answer = await ask(message)
     t1 = time.perf_counter()
     if answer["type"] != "move_result":
         raise RuntimeError(f"move: {answer}")
@@ -243,6 +248,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--warmup", type=float, default=1.0)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--peer", action="store_true", help="measure boardgame.io in memory in the same sitting")
+    p.add_argument(
+        "--keyed", action="store_true", help="socket moves carry idempotency keys (as the web client's)"
+    )
     p.add_argument("--quick", action="store_true", help="a smoke run: 1 s windows, once")
     p.add_argument(
         "--pg-admin",
@@ -278,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         phases = {
             "echo": lambda: loadgen.echo(srv.host, srv.port, args.connections, args.warmup, args.duration),
             "http": lambda: pool.submit(http_moves, srv.host, srv.port, *shape).result(),
-            "ws": lambda: pool.submit(ws_moves, srv.host, srv.port, *shape).result(),
+            "ws": lambda: pool.submit(ws_moves, srv.host, srv.port, *shape, args.keyed).result(),
         }
         for r in range(args.repeat):
             order = ["echo", "http", "ws"] if r % 2 == 0 else ["ws", "http", "echo"]

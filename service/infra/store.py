@@ -244,6 +244,19 @@ command (of a game that exists), then each game's row moved on from its expected
 as in :func:`append_statement`; a lost race fails the statement on the ``(game_id, seq)`` key.
 Answers each moved game's new version."""
 
+BATCH_APPEND_KEYED = BATCH_APPEND.replace(
+    " SELECT game_id, version FROM moved",
+    ", remembered AS (INSERT INTO idempotency (game_id, key, seat, request_hash, status_code, response,"
+    " created_at) SELECT k.game_id, k.key, k.seat, k.request_hash, k.status_code, k.response, k.created_at"
+    " FROM unnest(%s::text[], %s::text[], %s::integer[], %s::text[], %s::integer[], %s::bytea[],"
+    " %s::timestamptz[]) AS k(game_id, key, seat, request_hash, status_code, response, created_at)"
+    " WHERE EXISTS (SELECT 1 FROM appended a WHERE a.game_id = k.game_id) RETURNING 1)"
+    " SELECT game_id, version FROM moved",
+)
+""":data:`BATCH_APPEND` with the idempotent answers of the keyed commands among them, stored with
+their events; a key used before fails the statement on the idempotency key (then each append of
+the batch goes alone, and that one hears :class:`DuplicateIdempotencyKey`)."""
+
 
 def _int_array(values: list[int] | None) -> str | None:
     return None if values is None else "{" + ",".join(map(str, values)) + "}"
@@ -321,7 +334,7 @@ class _Pending:
     """One append waiting in a batch: its own statement (for a retry alone), its rows and its
     games-row update (for the batch statement), and the future its move awaits."""
 
-    __slots__ = ("answer", "game_id", "params", "rows", "sql", "update")
+    __slots__ = ("answer", "game_id", "idempotency", "params", "rows", "sql", "update")
 
     def __init__(
         self,
@@ -330,16 +343,11 @@ class _Pending:
         params: list[Any],
         rows: list[tuple[Any, ...]],
         update: tuple[Any, ...],
+        idempotency: tuple[Any, ...] | None,
         answer: asyncio.Future[TupleRow | None],
     ) -> None:
-        self.game_id, self.sql, self.params, self.rows, self.update, self.answer = (
-            game_id,
-            sql,
-            params,
-            rows,
-            update,
-            answer,
-        )
+        self.game_id, self.sql, self.params, self.rows, self.update = (game_id, sql, params, rows, update)
+        self.idempotency, self.answer = idempotency, answer
 
 
 class EventStore:
@@ -842,11 +850,12 @@ class EventStore:
         """Append one command's events atomically, if the stream is still at *expected_version*;
         the games row then says who is *to_act* (``GET /v1/me/games?to_act=true`` reads it).
 
-        Appends without an idempotency key join a batch: the commands that reach this point in
-        the same turn of the event loop are sent together as one statement (:data:`BATCH_APPEND`,
-        the same shape as :func:`append_statement` over arrays), so one round trip, one
-        transaction, one WAL flush (group commit; on these machines a send costs as much CPU as
-        the statement).  A lost race fails the statement on the primary key, and the whole batch
+        Appends join a batch: the commands that reach this point in the same turn of the event
+        loop are sent together as one statement (:data:`BATCH_APPEND`, the same shape as
+        :func:`append_statement` over arrays; :data:`BATCH_APPEND_KEYED` with the idempotent
+        answers of keyed ones, which the web client's and the bots' moves all are), so one round
+        trip, one transaction, one WAL flush (group commit; on these machines a send costs as much
+        CPU as the statement).  A lost race fails the statement on the primary key, and the whole batch
         is then retried append by append, where each meets its own fate.  A lost connection
         answers "unavailable" to every append of the batch instead (its COMMIT may have happened).
         """
@@ -860,10 +869,10 @@ class EventStore:
             idem = (game_id, key, resp.seat, resp.request_hash, resp.status_code, resp.response, now)
         sql = append_statement(len(events), idem is not None)
         params = append_params_of(game_id, expected_version, rows, events[-1].hash, status, now, idem, to_act)
-        if idem is None and self.batch_appends:
+        if self.batch_appends:
             acting = _int_array(to_act)
             update = (game_id, expected_version, events[-1].seq, events[-1].hash, status, now, acting)
-            row = await self._in_batch(game_id, sql, params, rows, update)
+            row = await self._in_batch(game_id, sql, params, rows, update, idem)
         else:
             row = await self._alone(sql, params, game_id, events[-1].seq, events[-1].hash)
         if row is None:
@@ -924,7 +933,13 @@ class EventStore:
         return "committed" if row[0] == last_hash else "lost_race"
 
     async def _in_batch(
-        self, game_id: str, sql: str, params: list[Any], rows: list[tuple[Any, ...]], update: tuple[Any, ...]
+        self,
+        game_id: str,
+        sql: str,
+        params: list[Any],
+        rows: list[tuple[Any, ...]],
+        update: tuple[Any, ...],
+        idempotency: tuple[Any, ...] | None,
     ) -> TupleRow | None:
         loop = asyncio.get_running_loop()
         batch = self._gathering
@@ -933,7 +948,7 @@ class EventStore:
             if self._batches_in_flight < MAX_BATCHES_IN_FLIGHT:
                 self._batches_in_flight += 1
                 self._start_sender()
-        pending = _Pending(game_id, sql, params, rows, update, loop.create_future())
+        pending = _Pending(game_id, sql, params, rows, update, idempotency, loop.create_future())
         batch.append(pending)
         return await pending.answer
 
@@ -1014,8 +1029,15 @@ class EventStore:
         events[4] = [_int_array(v) for v in events[4]]  # visible_to: an array per row, as text
         updates = [list(col) for col in zip(*(p.update for p in batch))]
         columns = [_array_literal(column) for column in (*events, *updates)]
+        sql = BATCH_APPEND
+        keyed = [p.idempotency for p in batch if p.idempotency is not None]
+        if keyed:
+            answers = [list(col) for col in zip(*keyed)]
+            answers[5] = ["\\x" + bytes(response).hex() for response in answers[5]]  # bytea, as hex
+            columns += [_array_literal(column) for column in answers]
+            sql = BATCH_APPEND_KEYED
         async with self.connection(keep=keep) as conn:
-            cur = await conn.execute(BATCH_APPEND, columns)
+            cur = await conn.execute(sql, columns)
             moved = dict(await cur.fetchall())
         return [(moved.get(p.game_id), len(p.rows)) for p in batch]
 

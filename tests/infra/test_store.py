@@ -618,3 +618,71 @@ async def test_the_append_that_finishes_a_game_sets_finished_at_once(store, keye
         game_id, 3, last, status="finished", now=end, idempotency=("k", resp) if keyed else None
     )
     assert await finished_at() == end
+
+
+async def test_keyed_appends_share_a_commit_and_a_used_key_is_refused_alone(store):
+    """Appends with an Idempotency-Key (the web client's and the bots' moves) go in the batch too,
+    their answers stored with their events; a key used before fails only its own append."""
+    games = [await _new_game(store) for _ in range(8)]
+    used_id, used_opening = games[0]
+    answer = IdempotentResponse(seat=0, request_hash="r", status_code=200, response=b'{"v":"\\\\ \x00 \xff"}')
+    await store.append(
+        used_id,
+        2,
+        seal(used_id, 3, used_opening[-1].hash, _events(1), datetime.now(UTC), "s"),
+        status="active",
+        now=datetime.now(UTC),
+        idempotency=("k", answer),
+    )
+
+    async def attempt(k: int, game_id: str, opening: list) -> str:
+        start = 4 if k == 0 else 3
+        previous = (await store.events(game_id))[-1].hash
+        batch = seal(game_id, start, previous, _events(1), datetime.now(UTC), "s")
+        mine = IdempotentResponse(seat=0, request_hash=f"r{k}", status_code=200, response=b'{"k":%d}' % k)
+        try:
+            await store.append(
+                game_id, start - 1, batch, status="active", now=datetime.now(UTC), idempotency=("k", mine)
+            )
+            return "ok"
+        except DuplicateIdempotencyKey:
+            return "used"
+
+    sent = store.batches_sent
+    results = await asyncio.gather(*(attempt(k, g, o) for k, (g, o) in enumerate(games)))
+    assert results == ["used"] + ["ok"] * 7
+    assert store.batches_sent - sent < 4  # they went together
+    assert await store.idempotent_response(used_id, "k") == answer  # every byte kept
+    assert (await store.get_game(used_id)).version == 3
+    for k, (game_id, _) in enumerate(games[1:], start=1):
+        stored = await store.idempotent_response(game_id, "k")
+        assert stored == IdempotentResponse(
+            seat=0, request_hash=f"r{k}", status_code=200, response=b'{"k":%d}' % k
+        )
+        assert (await store.get_game(game_id)).version == 3
+
+
+async def test_keyed_appends_go_in_one_statement(store, monkeypatch):
+    """The batch's own statement stores the answers (no append of the batch is sent alone)."""
+    games = [await _new_game(store) for _ in range(6)]
+
+    async def alone(*args, **kwargs):
+        raise AssertionError("an append of the batch was sent alone")
+
+    monkeypatch.setattr(store, "_alone", alone)
+
+    async def attempt(k: int, game_id: str, opening: list) -> None:
+        batch = seal(game_id, 3, opening[-1].hash, _events(2), datetime.now(UTC), "s")
+        mine = IdempotentResponse(seat=1, request_hash=f"r{k}", status_code=200, response=b"\x00\\%d" % k)
+        await store.append(
+            game_id, 2, batch, status="active", now=datetime.now(UTC), idempotency=(f"k{k}", mine)
+        )
+
+    sent = store.batches_sent
+    await asyncio.gather(*(attempt(k, g, o) for k, (g, o) in enumerate(games)))
+    assert store.batches_sent - sent < 4
+    for k, (game_id, _) in enumerate(games):
+        assert await store.idempotent_response(game_id, f"k{k}") == IdempotentResponse(
+            seat=1, request_hash=f"r{k}", status_code=200, response=b"\x00\\%d" % k
+        )
+        assert [e.seq for e in await store.events(game_id)] == [1, 2, 3, 4]
