@@ -128,17 +128,17 @@ class Moves:
         key: str,
         by_service: bool = False,
     ) -> Encoded:
-        """A move with an Idempotency-Key is judged once: a retry gets the stored answer, never a new
-        judgement.  Retries reaching this worker while the first is judged wait for it; one judged by
-        another worker meanwhile is found when this one loses the race or is refused."""
+        """A move with an Idempotency-Key is applied once: a retry gets the stored answer.  Retries
+        reaching this worker while the first is judged wait for it.  The stored answer is looked up
+        only when the move cannot be applied (most moves are first tries: a lookup before judging
+        cost each of them a Postgres round trip): a retry of an applied move is refused by the rules
+        or the version now, or, if the game would take it again, its append fails on the key
+        (:class:`DuplicateIdempotencyKey`); either way the stored answer is its answer."""
         flight = (game_id, key)
         while (first := self._in_flight.get(flight)) is not None:
             await asyncio.shield(first)
         self._in_flight[flight] = done = asyncio.get_running_loop().create_future()
         try:
-            earlier = await self.store.idempotent_response(game_id, key)
-            if earlier is not None:
-                return await self._replayed(game_id, earlier, request_hash)
             try:
                 return await self._judge_and_append(
                     game_id, seat, command, body, request_hash, if_match, key, by_service
