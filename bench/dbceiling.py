@@ -18,7 +18,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from service.infra import store as _store
 
-from .loadgen import Window
+from .measure import Window, run_loop
 
 _UPDATE = (
     "UPDATE games SET version = %s, last_hash = %s, status = %s, updated_at = %s"
@@ -130,3 +130,13 @@ async def run(
         }
     finally:
         await pool.close()
+
+
+# --- the entry point (runs in the load generator's process, see bench.runner) --------------------
+def insert_ceiling(
+    database_url: str, connections: int, pool_size: int, games: int, warmup: float, duration: float
+) -> dict[str, Any]:
+    """Raw psycopg appends of real event rows, one transaction per command, with the SQL shape of
+    ``EventStore.append`` (pipeline: insert the command's event rows, update the games row with an
+    expected version), at the same concurrency as the move benchmark."""
+    return run_loop(run(database_url, connections, pool_size, games, warmup, duration))

@@ -8,70 +8,17 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from .http import Connection, header_value
+from .measure import Window, run_loop
 from .stats import summarize
 
 _json = msgspec.json.Decoder()
 _enc = msgspec.json.Encoder()
-
-
-def _run(coro):
-    try:
-        import uvloop  # optional: a faster client loop when installed
-
-        return uvloop.run(coro)
-    except ImportError:
-        return asyncio.run(coro)
-
-
-@dataclass
-class Window:
-    """A timed measurement window after a warm-up; requests count only if they finish inside it."""
-
-    warmup: float
-    duration: float
-    start: float = 0.0
-    end: float = 0.0
-    stop_at: float = 0.0
-    counts: dict[str, int] = field(default_factory=dict)
-    latencies: dict[str, list[float]] = field(default_factory=dict)
-
-    cpu0: float = 0.0
-    t0: float = 0.0
-    wall: tuple[float, float] = (0.0, 0.0)
-
-    def arm(self) -> None:
-        now = time.perf_counter()
-        self.cpu0, self.t0 = time.process_time(), now
-        self.wall = (time.time() + self.warmup, time.time() + self.warmup + self.duration)
-        self.start = now + self.warmup
-        self.end = self.start + self.duration
-        self.stop_at = self.end
-
-    def running(self) -> bool:
-        return time.perf_counter() < self.stop_at
-
-    def record(self, kind: str, t0: float, t1: float) -> None:
-        if t0 >= self.start and t1 <= self.end:
-            self.counts[kind] = self.counts.get(kind, 0) + 1
-            self.latencies.setdefault(kind, []).append((t1 - t0) * 1000.0)
-
-    def result(self, kind: str) -> dict[str, Any]:
-        lat = self.latencies.get(kind, [])
-        # The load generator's own CPU use (1.0 = one core busy): near 1.0 would make it the bottleneck.
-        cpu = (time.process_time() - self.cpu0) / max(time.perf_counter() - self.t0, 1e-9)
-        return {
-            "count": self.counts.get(kind, 0),
-            "rps": self.counts.get(kind, 0) / self.duration,
-            **summarize(lat),
-            "client_cpu": cpu,
-            "window": list(self.wall),
-        }
 
 
 async def _connections(host: str, port: int, n: int) -> list[Connection]:
@@ -105,7 +52,7 @@ def echo(host: str, port: int, connections: int, warmup: float, duration: float)
             await c.close()
         return {**w.result("echo"), "errors": errors}
 
-    return _run(main())
+    return run_loop(main())
 
 
 # --- games --------------------------------------------------------------------------------------
@@ -258,7 +205,7 @@ def moves(
             "games": [(s.game_id, s.auth[0].decode()) for s in flat],
         }
 
-    return _run(main())
+    return run_loop(main())
 
 
 def whole_games(
@@ -284,7 +231,7 @@ def whole_games(
             await c.close()
         return out
 
-    return _run(main())
+    return run_loop(main())
 
 
 async def _whole(
@@ -377,7 +324,7 @@ def reads(
             await c.close()
         return {**w.result("get"), "errors": errors}
 
-    return _run(main())
+    return run_loop(main())
 
 
 # --- growth -------------------------------------------------------------------------------------
@@ -418,16 +365,4 @@ def growth(
         await c.close()
         return {str(p): {"version": games[p].version, "bytes": size[p], **summarize(lat[p])} for p in raws}
 
-    return _run(main())
-
-
-# --- the database ceiling ------------------------------------------------------------------------
-def insert_ceiling(
-    database_url: str, connections: int, pool_size: int, games: int, warmup: float, duration: float
-) -> dict[str, Any]:
-    """Raw psycopg appends of real event rows, one transaction per command, with the SQL shape of
-    ``EventStore.append`` (pipeline: insert the command's event rows, update the games row with an
-    expected version), at the same concurrency as the move benchmark."""
-    from .dbceiling import run
-
-    return _run(run(database_url, connections, pool_size, games, warmup, duration))
+    return run_loop(main())

@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import concurrent.futures
-import contextlib
 import multiprocessing
 import os
 import pathlib
-import platform
-import secrets
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
-import psycopg
 
+from . import dbceiling, loadgen
 from . import domain as domain_bench
-from . import loadgen
 from . import params as params_bench
+from .infra import create_db, describe_machine, drop_db, machine_busy_seconds
 from .server import Server
 from .stats import median
 
@@ -100,128 +97,37 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-# --- infrastructure -----------------------------------------------------------------------------
-def _db_url(admin: str, name: str) -> str:
-    base, _, _ = admin.rpartition("/")
-    return f"{base}/{name}"
-
-
-def _create_db(admin: str) -> tuple[str, str]:
-    name = f"yamen_bench_{secrets.token_hex(4)}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = _db_url(admin, name)
-
-    async def migrate() -> None:
-        from service.infra.store import EventStore
-
-        store = EventStore(url, min_size=1, max_size=1)
-        await store.open()
-        try:
-            await store.migrate()
-        finally:
-            await store.close()
-
-    asyncio.run(migrate())
-    return name, url
-
-
-def _drop_db(admin: str, name: str, redis_url: str) -> None:
-    url = _db_url(admin, name)
-    try:
-        with psycopg.connect(url, autocommit=True) as conn:
-            ids = [r[0] for r in conn.execute("SELECT game_id FROM games").fetchall()]
-        import redis
-
-        client = redis.Redis.from_url(redis_url)
-        for i in range(0, len(ids), 1000):
-            client.delete(*[f"yamen:snapshot:{g}" for g in ids[i : i + 1000]])
-        client.close()
-    except Exception as exc:  # noqa: BLE001 - cleanup is best effort
-        print(f"bench: could not clear snapshots: {exc}", file=sys.stderr)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def _machine(admin: str, redis_url: str) -> dict[str, Any]:
-    cpu = "unknown"
-    try:
-        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = 0
-    with contextlib.suppress(OSError, ValueError, IndexError):
-        mem = int(pathlib.Path("/proc/meminfo").read_text().split()[1]) // 1024
-    versions = {}
-    from importlib.metadata import PackageNotFoundError, version
-
-    for pkg in (
-        "granian",
-        "uvicorn",
-        "uvloop",
-        "httptools",
-        "litestar",
-        "msgspec",
-        "psycopg",
-        "psycopg-pool",
-        "redis",
-        "structlog",
-    ):
-        try:
-            versions[pkg] = version(pkg)
-        except PackageNotFoundError:
-            versions[pkg] = None
-    with psycopg.connect(admin, autocommit=True) as conn:
-        pg = conn.execute("SHOW server_version").fetchone()[0]
-        sync = conn.execute("SHOW synchronous_commit").fetchone()[0]
-        fsync = conn.execute("SHOW fsync").fetchone()[0]
-    try:
-        import redis
-
-        client = redis.Redis.from_url(redis_url)
-        rv = client.info("server")["redis_version"]
-        client.close()
-    except Exception:  # noqa: BLE001 - the version is only reported
-        rv = None
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "memory_mib": mem,
-        "os": platform.platform(),
-        "python": platform.python_version(),
-        "postgres": pg,
-        "postgres_fsync": fsync,
-        "postgres_synchronous_commit": sync,
-        "redis": rv,
-        "packages": versions,
-        "note": "load generator, server, Postgres and Redis share these cores",
-    }
-
-
-def _machine_busy_seconds() -> float:
-    """CPU seconds all cores spent not idle (every process on the machine), from /proc/stat."""
-    try:
-        fields = [int(x) for x in pathlib.Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except (OSError, ValueError):
-        return float("nan")
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
-    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
-
-
 # --- the run ------------------------------------------------------------------------------------
+Log = Callable[[str], None]
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     started = time.time()
     results: dict[str, Any] = {
         "config": {
             k: v for k, v in vars(args).items() if k not in ("pg_admin", "redis_url", "output", "docs_copy")
         },
-        "machine": _machine(args.pg_admin, args.redis_url),
+        "machine": describe_machine(args.pg_admin, args.redis_url),
     }
     log = lambda msg: print(f"[{time.time() - started:6.1f}s] {msg}", file=sys.stderr, flush=True)  # noqa: E731
 
+    _measure_in_process(args, results, log)
+    name, url = create_db(args.pg_admin)
+    results["database"] = name
+    log(f"database {name}")
+    load = LoadProcess()
+    try:
+        _measure_servers(args, url, load, results, log)
+    finally:
+        load.shutdown()
+        drop_db(args.pg_admin, name, args.redis_url)
+        log(f"dropped {name}")
+    results["summary"] = summarize(results, args)
+    results["elapsed_s"] = time.time() - started
+    return results
+
+
+def _measure_in_process(args: argparse.Namespace, results: dict[str, Any], log: Log) -> None:
     # Domain figures first, in this process, while nothing else is running (single core).
     log("domain: random games per second")
     results["domain"] = domain_bench.games_per_second(0.3 if args.quick else 2.0)
@@ -231,14 +137,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     log("append parameters: psycopg list adaptation vs array literals")
     results["append_params"] = params_bench.adaptation_cost(args.pg_admin, 201 if args.quick else 2001)
 
-    name, url = _create_db(args.pg_admin)
-    results["database"] = name
-    log(f"database {name}")
-    ctx = multiprocessing.get_context("spawn")
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=ctx)
-    call = lambda fn, *a: pool.submit(fn, *a).result()  # noqa: E731
 
-    def measured(srv: Server, fn, *a) -> dict[str, Any]:
+class LoadProcess:
+    """The load generator's own process (see :mod:`bench.loadgen`): every load phase runs there."""
+
+    def __init__(self) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+
+    def call(self, fn, *a) -> Any:
+        return self.pool.submit(fn, *a).result()
+
+    def measured(self, srv: Server, fn, *a) -> dict[str, Any]:
         """Run one load phase; add the server's CPU use inside its measurement window (1.0 = one
         core busy), from /proc samples taken every 50 ms while the phase runs."""
         samples: list[tuple[float, float]] = []
@@ -246,13 +156,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         def sample() -> None:
             while not done.is_set():
-                samples.append((time.time(), srv.cpu_seconds(), _machine_busy_seconds()))
+                samples.append((time.time(), srv.cpu_seconds(), machine_busy_seconds()))
                 done.wait(0.05)
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         try:
-            out = call(fn, *a)
+            out = self.call(fn, *a)
         finally:
             done.set()
             sampler.join()
@@ -266,175 +176,200 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             out["server_cpu"] = out["machine_cpu"] = float("nan")
         return out
 
+    def shutdown(self) -> None:
+        self.pool.shutdown()
+
+
+def _measure_servers(
+    args: argparse.Namespace, url: str, load: LoadProcess, results: dict[str, Any], log: Log
+) -> None:
+    servers: dict[str, Any] = {}
+    ceiling_runs: list[dict[str, Any]] = []
+    runs = {k: {"echo": [], "moves": [], "moves1": [], "get": [], "get304": []} for k in args.servers}
+    started_servers: dict[str, Server] = {}
     try:
-        servers: dict[str, Any] = {}
-        ceiling_runs: list[dict[str, Any]] = []
-        runs = {k: {"echo": [], "moves": [], "moves1": [], "get": [], "get304": []} for k in args.servers}
-        started_servers: dict[str, Server] = {}
-        try:
-            # Every server runs at once (idle ones cost nothing) and the phases interleave, so a
-            # drift in the machine's background load hits every server alike.
-            for server_kind in args.servers:
-                # "granian+snap8": granian with YAMEN_SNAPSHOT_EVERY=8; "granian@/path/to/checkout":
-                # granian serving another checkout's service/ (an A/B of two versions in one run).
-                served, _, checkout = server_kind.partition("@")
-                asgi, _, variant = served.partition("+")
-                srv = Server(
-                    asgi,
-                    args.workers,
-                    url,
-                    args.redis_url,
-                    args.pool_size,
-                    pathlib.Path(args.output).parent,
-                    label=server_kind,
-                )
-                if checkout:
-                    srv.cwd = pathlib.Path(checkout).resolve()
-                    if not (srv.cwd / "service" / "cli.py").exists():
-                        raise SystemExit(f"{checkout} is not a Yamen checkout")
-                if variant.startswith("snap"):
-                    srv.env["YAMEN_SNAPSHOT_EVERY"] = variant.removeprefix("snap")
-                elif variant:
-                    raise SystemExit(f"unknown server variant {variant!r} (known: +snapN)")
-                if args.access_log:
-                    srv.env["YAMEN_ACCESS_LOG"] = "1"
-                log(f"{server_kind}: starting ({args.workers} worker(s)) on port {srv.port}")
-                started_servers[server_kind] = srv.start()
-            for r in range(args.repeat):
-                for server_kind, srv in started_servers.items():
-                    log(f"run {r + 1}/{args.repeat} {server_kind}: echo")
-                    runs[server_kind]["echo"].append(
-                        measured(
-                            srv,
-                            loadgen.echo,
-                            srv.host,
-                            srv.port,
-                            args.connections,
-                            args.warmup,
-                            args.duration,
-                        )
-                    )
-                # The two-request client, then the one-trip client (?include=legal_moves).
-                for phase, one_trip in (("moves", False), ("moves1", True)):
-                    for server_kind, srv in started_servers.items():
-                        log(
-                            f"run {r + 1}/{args.repeat} {server_kind}: moves ({args.games} games, "
-                            f"{args.connections} connections{', one-trip client' if one_trip else ''})"
-                        )
-                        mv = measured(
-                            srv,
-                            loadgen.moves,
-                            srv.host,
-                            srv.port,
-                            args.kind,
-                            args.players,
-                            args.games,
-                            args.connections,
-                            args.warmup,
-                            args.duration,
-                            r + 1,
-                            one_trip,
-                        )
-                        games = mv.pop("games")
-                        if not one_trip:
-                            srv.games = games  # the reads below use the games just played
-                        runs[server_kind][phase].append(mv)
-                        if mv["errors"]:
-                            log(f"  move errors: {mv['errors']} {mv['first_errors']}")
-                for server_kind, srv in started_servers.items():
-                    log(f"run {r + 1}/{args.repeat} {server_kind}: warm GET view")
-                    runs[server_kind]["get"].append(
-                        measured(
-                            srv,
-                            loadgen.reads,
-                            srv.host,
-                            srv.port,
-                            srv.games,
-                            args.connections,
-                            args.warmup,
-                            args.duration,
-                            False,
-                        )
-                    )
-                for server_kind, srv in started_servers.items():
-                    log(f"run {r + 1}/{args.repeat} {server_kind}: GET If-None-Match (304)")
-                    runs[server_kind]["get304"].append(
-                        measured(
-                            srv,
-                            loadgen.reads,
-                            srv.host,
-                            srv.port,
-                            srv.games,
-                            args.connections,
-                            args.warmup,
-                            args.duration,
-                            True,
-                        )
-                    )
-                # The database ceiling, servers idle, at the same concurrency and total pool size.
-                log(f"run {r + 1}/{args.repeat} database ceiling: raw appends, {args.connections} concurrent")
-                ceiling_runs.append(
-                    call(
-                        loadgen.insert_ceiling,
-                        url,
-                        args.connections,
-                        min(args.connections, args.workers * args.pool_size),
-                        args.games,
-                        args.warmup,
-                        args.duration,
-                    )
-                )
-            whole: dict[str, Any] = {}
-            if args.whole_games > 0:
-                srv = started_servers[args.servers[0]]
-                configs = [
-                    (kind, players) for kind in ("yangtze", "pingyao", "jiangnan") for players in (2, 3, 4)
-                ]
-                for label, one_trip in (("two_request", False), ("one_trip", True)):
-                    log(f"{args.servers[0]}: whole games ({label}), {args.whole_games} per title and count")
-                    whole[label] = call(
-                        loadgen.whole_games,
-                        srv.host,
-                        srv.port,
-                        configs,
-                        args.whole_games,
-                        args.whole_connections,
-                        one_trip,
-                    )
-            results["whole_games"] = whole
-            for server_kind, srv in started_servers.items():
-                memory = srv.memory()
-                growth = None
-                if server_kind == args.servers[0]:
-                    log(f"{server_kind}: growth ({args.growth_kind} {args.growth_players}p)")
-                    points = [10, 100] if args.quick else [10, 100, 1000]
-                    try:
-                        growth = call(
-                            loadgen.growth,
-                            srv.host,
-                            srv.port,
-                            args.growth_kind,
-                            args.growth_players,
-                            points,
-                            30 if args.quick else 300,
-                            "bench-growth",
-                        )
-                    except Exception as exc:  # noqa: BLE001 - one figure failing must not hide the rest
-                        log(f"  growth failed: {exc}")
-                        growth = {"error": str(exc)}
-                servers[server_kind] = {"runs": runs[server_kind], "memory": memory, "growth": growth}
-        finally:
-            for srv in started_servers.values():
-                srv.stop()
-        results["servers"] = servers
-        results["ceiling_runs"] = ceiling_runs
+        # Every server runs at once (idle ones cost nothing) and the phases interleave, so a
+        # drift in the machine's background load hits every server alike.
+        _start_servers(args, url, started_servers, log)
+        for r in range(args.repeat):
+            _echo_phase(args, load, started_servers, runs, r, log)
+            _moves_phases(args, load, started_servers, runs, r, log)
+            _read_phases(args, load, started_servers, runs, r, log)
+            ceiling_runs.append(_ceiling_phase(args, url, load, r, log))
+        results["whole_games"] = _whole_games_phase(args, load, started_servers, log)
+        for server_kind, srv in started_servers.items():
+            memory = srv.memory()
+            growth = _growth_phase(args, load, srv, log) if server_kind == args.servers[0] else None
+            servers[server_kind] = {"runs": runs[server_kind], "memory": memory, "growth": growth}
     finally:
-        pool.shutdown()
-        _drop_db(args.pg_admin, name, args.redis_url)
-        log(f"dropped {name}")
-    results["summary"] = summarize(results, args)
-    results["elapsed_s"] = time.time() - started
-    return results
+        for srv in started_servers.values():
+            srv.stop()
+    results["servers"] = servers
+    results["ceiling_runs"] = ceiling_runs
+
+
+def _start_servers(args: argparse.Namespace, url: str, started_servers: dict[str, Server], log: Log) -> None:
+    """Start every server of ``--servers`` into *started_servers* (filled as they start, so that
+    the caller stops those already started if a later one fails)."""
+    for server_kind in args.servers:
+        # "granian+snap8": granian with YAMEN_SNAPSHOT_EVERY=8; "granian@/path/to/checkout":
+        # granian serving another checkout's service/ (an A/B of two versions in one run).
+        served, _, checkout = server_kind.partition("@")
+        asgi, _, variant = served.partition("+")
+        srv = Server(
+            asgi,
+            args.workers,
+            url,
+            args.redis_url,
+            args.pool_size,
+            pathlib.Path(args.output).parent,
+            label=server_kind,
+        )
+        if checkout:
+            srv.cwd = pathlib.Path(checkout).resolve()
+            if not (srv.cwd / "service" / "cli.py").exists():
+                raise SystemExit(f"{checkout} is not a Yamen checkout")
+        if variant.startswith("snap"):
+            srv.env["YAMEN_SNAPSHOT_EVERY"] = variant.removeprefix("snap")
+        elif variant:
+            raise SystemExit(f"unknown server variant {variant!r} (known: +snapN)")
+        if args.access_log:
+            srv.env["YAMEN_ACCESS_LOG"] = "1"
+        log(f"{server_kind}: starting ({args.workers} worker(s)) on port {srv.port}")
+        started_servers[server_kind] = srv.start()
+
+
+Runs = dict[str, dict[str, list[dict[str, Any]]]]
+"""Each server's measurements so far, by phase (echo, moves, moves1, get, get304), one per run."""
+
+
+def _echo_phase(
+    args: argparse.Namespace, load: LoadProcess, servers: dict[str, Server], runs: Runs, r: int, log: Log
+) -> None:
+    for server_kind, srv in servers.items():
+        log(f"run {r + 1}/{args.repeat} {server_kind}: echo")
+        runs[server_kind]["echo"].append(
+            load.measured(
+                srv,
+                loadgen.echo,
+                srv.host,
+                srv.port,
+                args.connections,
+                args.warmup,
+                args.duration,
+            )
+        )
+
+
+def _moves_phases(
+    args: argparse.Namespace, load: LoadProcess, servers: dict[str, Server], runs: Runs, r: int, log: Log
+) -> None:
+    # The two-request client, then the one-trip client (?include=legal_moves).
+    for phase, one_trip in (("moves", False), ("moves1", True)):
+        for server_kind, srv in servers.items():
+            log(
+                f"run {r + 1}/{args.repeat} {server_kind}: moves ({args.games} games, "
+                f"{args.connections} connections{', one-trip client' if one_trip else ''})"
+            )
+            mv = load.measured(
+                srv,
+                loadgen.moves,
+                srv.host,
+                srv.port,
+                args.kind,
+                args.players,
+                args.games,
+                args.connections,
+                args.warmup,
+                args.duration,
+                r + 1,
+                one_trip,
+            )
+            games = mv.pop("games")
+            if not one_trip:
+                srv.games = games  # the reads below use the games just played
+            runs[server_kind][phase].append(mv)
+            if mv["errors"]:
+                log(f"  move errors: {mv['errors']} {mv['first_errors']}")
+
+
+def _read_phases(
+    args: argparse.Namespace, load: LoadProcess, servers: dict[str, Server], runs: Runs, r: int, log: Log
+) -> None:
+    # Warm GETs of the games the two-request client just played, then the same with If-None-Match.
+    for phase, conditional, label in (
+        ("get", False, "warm GET view"),
+        ("get304", True, "GET If-None-Match (304)"),
+    ):
+        for server_kind, srv in servers.items():
+            log(f"run {r + 1}/{args.repeat} {server_kind}: {label}")
+            runs[server_kind][phase].append(
+                load.measured(
+                    srv,
+                    loadgen.reads,
+                    srv.host,
+                    srv.port,
+                    srv.games,
+                    args.connections,
+                    args.warmup,
+                    args.duration,
+                    conditional,
+                )
+            )
+
+
+def _ceiling_phase(args: argparse.Namespace, url: str, load: LoadProcess, r: int, log: Log) -> dict[str, Any]:
+    # The database ceiling, servers idle, at the same concurrency and total pool size.
+    log(f"run {r + 1}/{args.repeat} database ceiling: raw appends, {args.connections} concurrent")
+    return load.call(
+        dbceiling.insert_ceiling,
+        url,
+        args.connections,
+        min(args.connections, args.workers * args.pool_size),
+        args.games,
+        args.warmup,
+        args.duration,
+    )
+
+
+def _whole_games_phase(
+    args: argparse.Namespace, load: LoadProcess, servers: dict[str, Server], log: Log
+) -> dict[str, Any]:
+    whole: dict[str, Any] = {}
+    if args.whole_games > 0:
+        srv = servers[args.servers[0]]
+        configs = [(kind, players) for kind in ("yangtze", "pingyao", "jiangnan") for players in (2, 3, 4)]
+        for label, one_trip in (("two_request", False), ("one_trip", True)):
+            log(f"{args.servers[0]}: whole games ({label}), {args.whole_games} per title and count")
+            whole[label] = load.call(
+                loadgen.whole_games,
+                srv.host,
+                srv.port,
+                configs,
+                args.whole_games,
+                args.whole_connections,
+                one_trip,
+            )
+    return whole
+
+
+def _growth_phase(args: argparse.Namespace, load: LoadProcess, srv: Server, log: Log) -> dict[str, Any]:
+    log(f"{srv.label}: growth ({args.growth_kind} {args.growth_players}p)")
+    points = [10, 100] if args.quick else [10, 100, 1000]
+    try:
+        return load.call(
+            loadgen.growth,
+            srv.host,
+            srv.port,
+            args.growth_kind,
+            args.growth_players,
+            points,
+            30 if args.quick else 300,
+            "bench-growth",
+        )
+    except Exception as exc:  # noqa: BLE001 - one figure failing must not hide the rest
+        log(f"  growth failed: {exc}")
+        return {"error": str(exc)}
 
 
 BGIO_IN_MEMORY = 789
@@ -453,61 +388,81 @@ def _med(runs: list[dict[str, Any]], *path: str) -> float:
 
 
 def summarize(results: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-    per_server = {}
-    for kind, s in results["servers"].items():
-        runs = s["runs"]
-        per_server[kind] = {
-            "echo_rps": _med(runs["echo"], "rps"),
-            "echo_p50_ms": _med(runs["echo"], "p50_ms"),
-            "echo_p99_ms": _med(runs["echo"], "p99_ms"),
-            "moves_per_s": _med(runs["moves"], "move", "rps"),
-            "move_p50_ms": _med(runs["moves"], "move", "p50_ms"),
-            "move_p99_ms": _med(runs["moves"], "move", "p99_ms"),
-            "legal_rps": _med(runs["moves"], "legal", "rps"),
-            "legal_p50_ms": _med(runs["moves"], "legal", "p50_ms"),
-            "legal_p99_ms": _med(runs["moves"], "legal", "p99_ms"),
-            "games_finished": _med(runs["moves"], "finished"),
-            "moves1_per_s": _med(runs["moves1"], "move", "rps"),
-            "move1_p50_ms": _med(runs["moves1"], "move", "p50_ms"),
-            "move1_p99_ms": _med(runs["moves1"], "move", "p99_ms"),
-            "moves1_legal_rps": _med(runs["moves1"], "legal", "rps"),
-            "moves1_without_get": _med(runs["moves1"], "moves_without_get"),
-            "moves1_count": _med(runs["moves1"], "move", "count"),
-            "move_errors": sum(r["errors"] for r in runs["moves"]),
-            "get_rps": _med(runs["get"], "rps"),
-            "get_p50_ms": _med(runs["get"], "p50_ms"),
-            "get_p99_ms": _med(runs["get"], "p99_ms"),
-            "get304_rps": _med(runs["get304"], "rps"),
-            "get304_p50_ms": _med(runs["get304"], "p50_ms"),
-            "get304_p99_ms": _med(runs["get304"], "p99_ms"),
-            "read_errors": sum(r["errors"] for r in runs["get"] + runs["get304"]),
-            "memory": s["memory"],
-            "server_cpu": {
-                k: _med(runs[k], "server_cpu") for k in ("echo", "moves", "moves1", "get", "get304")
-            },
-            "machine_cpu": {
-                k: _med(runs[k], "machine_cpu") for k in ("echo", "moves", "moves1", "get", "get304")
-            },
-            "client_cpu": {
-                "echo": _med(runs["echo"], "client_cpu"),
-                "moves": _med(runs["moves"], "move", "client_cpu"),
-                "get": _med(runs["get"], "client_cpu"),
-                "get304": _med(runs["get304"], "client_cpu"),
-            },
-        }
+    per_server = {kind: _server_figures(s["runs"], s["memory"]) for kind, s in results["servers"].items()}
     primary = args.servers[0]
     per_server[primary]
-    ceiling = {
-        "appends_per_s": _med(results["ceiling_runs"], "rps"),
-        "p50_ms": _med(results["ceiling_runs"], "p50_ms"),
-        "p99_ms": _med(results["ceiling_runs"], "p99_ms"),
-        "events_per_command": _med(results["ceiling_runs"], "events_per_command"),
-        "pool_size": results["ceiling_runs"][0]["pool_size"] if results["ceiling_runs"] else None,
-    }
+    ceiling = _ceiling_figures(results["ceiling_runs"])
     growth = results["servers"][primary]["growth"] or {}
     growth = {k: v for k, v in growth.items() if k != "error"}
     fastest = max(per_server, key=lambda k: per_server[k]["moves_per_s"])
+    return {
+        "primary_server": primary,
+        "servers": per_server,
+        "ceiling": ceiling,
+        "growth": growth,
+        "fastest_server": fastest,
+        "cli_default_server": _cli_default(args.workers),
+        "targets": _targets(per_server, ceiling, growth, results["fold"]),
+    }
 
+
+def _server_figures(runs: dict[str, list[dict[str, Any]]], memory: dict[str, Any]) -> dict[str, Any]:
+    """One server's medians over its runs."""
+    return {
+        "echo_rps": _med(runs["echo"], "rps"),
+        "echo_p50_ms": _med(runs["echo"], "p50_ms"),
+        "echo_p99_ms": _med(runs["echo"], "p99_ms"),
+        "moves_per_s": _med(runs["moves"], "move", "rps"),
+        "move_p50_ms": _med(runs["moves"], "move", "p50_ms"),
+        "move_p99_ms": _med(runs["moves"], "move", "p99_ms"),
+        "legal_rps": _med(runs["moves"], "legal", "rps"),
+        "legal_p50_ms": _med(runs["moves"], "legal", "p50_ms"),
+        "legal_p99_ms": _med(runs["moves"], "legal", "p99_ms"),
+        "games_finished": _med(runs["moves"], "finished"),
+        "moves1_per_s": _med(runs["moves1"], "move", "rps"),
+        "move1_p50_ms": _med(runs["moves1"], "move", "p50_ms"),
+        "move1_p99_ms": _med(runs["moves1"], "move", "p99_ms"),
+        "moves1_legal_rps": _med(runs["moves1"], "legal", "rps"),
+        "moves1_without_get": _med(runs["moves1"], "moves_without_get"),
+        "moves1_count": _med(runs["moves1"], "move", "count"),
+        "move_errors": sum(r["errors"] for r in runs["moves"]),
+        "get_rps": _med(runs["get"], "rps"),
+        "get_p50_ms": _med(runs["get"], "p50_ms"),
+        "get_p99_ms": _med(runs["get"], "p99_ms"),
+        "get304_rps": _med(runs["get304"], "rps"),
+        "get304_p50_ms": _med(runs["get304"], "p50_ms"),
+        "get304_p99_ms": _med(runs["get304"], "p99_ms"),
+        "read_errors": sum(r["errors"] for r in runs["get"] + runs["get304"]),
+        "memory": memory,
+        "server_cpu": {k: _med(runs[k], "server_cpu") for k in ("echo", "moves", "moves1", "get", "get304")},
+        "machine_cpu": {
+            k: _med(runs[k], "machine_cpu") for k in ("echo", "moves", "moves1", "get", "get304")
+        },
+        "client_cpu": {
+            "echo": _med(runs["echo"], "client_cpu"),
+            "moves": _med(runs["moves"], "move", "client_cpu"),
+            "get": _med(runs["get"], "client_cpu"),
+            "get304": _med(runs["get304"], "client_cpu"),
+        },
+    }
+
+
+def _ceiling_figures(ceiling_runs: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "appends_per_s": _med(ceiling_runs, "rps"),
+        "p50_ms": _med(ceiling_runs, "p50_ms"),
+        "p99_ms": _med(ceiling_runs, "p99_ms"),
+        "events_per_command": _med(ceiling_runs, "events_per_command"),
+        "pool_size": ceiling_runs[0]["pool_size"] if ceiling_runs else None,
+    }
+
+
+def _targets(
+    per_server: dict[str, dict[str, Any]],
+    ceiling: dict[str, Any],
+    growth: dict[str, Any],
+    fold: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
     def target(name: str, value: float, limit: float, higher_is_better: bool) -> dict[str, Any]:
         ok = value >= limit if higher_is_better else value <= limit
         return {"target": name, "value": value, "limit": limit, "met": bool(ok)}
@@ -553,7 +508,7 @@ def summarize(results: dict[str, Any], args: argparse.Namespace) -> dict[str, An
                 False,
             )
         )
-    for f in results["fold"]:
+    for f in fold:
         if "error" in f:
             continue
         targets.append(
@@ -564,15 +519,7 @@ def summarize(results: dict[str, Any], args: argparse.Namespace) -> dict[str, An
                 False,
             )
         )
-    return {
-        "primary_server": primary,
-        "servers": per_server,
-        "ceiling": ceiling,
-        "growth": growth,
-        "fastest_server": fastest,
-        "cli_default_server": _cli_default(args.workers),
-        "targets": targets,
-    }
+    return targets
 
 
 def _cli_default(workers: int) -> str:
@@ -586,26 +533,39 @@ def render(results: dict[str, Any]) -> str:
     s = results["summary"]
     m = results["machine"]
     cfg = results["config"]
-    lines = []
-    add = lines.append
-    add(
+    lines = [
         f"Yamen benchmark — {m['cpu']}, {m['cores']} cores, {m['memory_mib']} MiB, Python {m['python']}, "
         f"Postgres {m['postgres']} (fsync {m['postgres_fsync']}, synchronous_commit "
-        f"{m['postgres_synchronous_commit']}), Redis {m['redis']}"
-    )
-    add(
+        f"{m['postgres_synchronous_commit']}), Redis {m['redis']}",
         f"{cfg['kind']} {cfg['players']}p; {cfg['games']} games in flight over {cfg['connections']} "
         "connections; "
         f"{cfg['workers']} worker(s); access log {'on' if cfg.get('access_log') else 'off'}; "
         f"median of {cfg['repeat']} × {cfg['duration']:g}s windows; "
-        "load generator = 1 separate Python process sharing the same cores"
-    )
-    add("")
-    add("| figure | " + " | ".join(s["servers"]) + " |")
-    add("|---|" + "---|" * len(s["servers"]))
+        "load generator = 1 separate Python process sharing the same cores",
+        "",
+        *_servers_table(s["servers"]),
+        *_whole_games_table(results.get("whole_games") or {}, s, cfg),
+        *_append_params_line(results.get("append_params")),
+        *_ceiling_line(s["ceiling"], cfg),
+        *_growth_table(s["growth"], cfg),
+        *_fold_table(results["fold"]),
+        *_domain_table(results["domain"]),
+        *_targets_table(s["targets"]),
+        "",
+        f"Fastest server by moves/s: {s['fastest_server']} (yamen serve default at {cfg['workers']} "
+        f"worker(s): {s['cli_default_server']})",
+    ]
+    return "\n".join(lines)
+
+
+def _servers_table(servers: dict[str, dict[str, Any]]) -> list[str]:
+    lines = []
+    add = lines.append
+    add("| figure | " + " | ".join(servers) + " |")
+    add("|---|" + "---|" * len(servers))
 
     def row(label: str, fmt) -> None:
-        add(f"| {label} | " + " | ".join(fmt(f) for f in s["servers"].values()) + " |")
+        add(f"| {label} | " + " | ".join(fmt(f) for f in servers.values()) + " |")
 
     row(
         "echo req/s (framework ceiling)",
@@ -662,89 +622,111 @@ def render(results: dict[str, Any]) -> str:
         lambda f: " · ".join(f"{f['machine_cpu'][k]:.2f}" for k in ("echo", "moves", "get", "get304")),
     )
     row("errors (moves / reads)", lambda f: f"{f['move_errors']} / {f['read_errors']}")
-    whole = results.get("whole_games") or {}
-    if whole:
-        add("")
-        add(
-            f"Whole games on {s['primary_server']} ({cfg['whole_games']} per title and count, "
-            f"{cfg['whole_connections']} at a time; creation, every move and its reads, the end):"
+    return lines
+
+
+def _whole_games_table(whole: dict[str, Any], s: dict[str, Any], cfg: dict[str, Any]) -> list[str]:
+    if not whole:
+        return []
+    lines = [
+        "",
+        f"Whole games on {s['primary_server']} ({cfg['whole_games']} per title and count, "
+        f"{cfg['whole_connections']} at a time; creation, every move and its reads, the end):",
+        "| game | moves/game | games/s two-request · one-trip | moves/s two-request · one-trip |",
+        "|---|---|---|---|",
+    ]
+    two, one = whole.get("two_request", {}), whole.get("one_trip", {})
+    for label, g in two.items():
+        o = one.get(label, {})
+        lines.append(
+            f"| {label} | {g['moves_per_game']:,.0f} | {g['games_per_s']:.2f} · "
+            f"{o.get('games_per_s', 0):.2f} | {g['moves_per_s']:,.0f} · {o.get('moves_per_s', 0):,.0f} |"
         )
-        add("| game | moves/game | games/s two-request · one-trip | moves/s two-request · one-trip |")
-        add("|---|---|---|---|")
-        two, one = whole.get("two_request", {}), whole.get("one_trip", {})
-        for label, g in two.items():
-            o = one.get(label, {})
-            add(
-                f"| {label} | {g['moves_per_game']:,.0f} | {g['games_per_s']:.2f} · "
-                f"{o.get('games_per_s', 0):.2f} | {g['moves_per_s']:,.0f} · {o.get('moves_per_s', 0):,.0f} |"
-            )
-    ap = results.get("append_params")
-    if ap:
-        add("")
-        add(
-            f"Batched append parameters ({ap['rows']} rows, client CPU): psycopg adapting lists "
-            f"{ap['lists_us_per_row']:.1f} µs/row, one array literal per column "
-            f"{ap['literals_us_per_row']:.1f} µs/row ({ap['ratio']:.1f}× less; the store sends literals)"
-        )
-    c = s["ceiling"]
-    add("")
-    add(
+    return lines
+
+
+def _append_params_line(ap: dict[str, Any] | None) -> list[str]:
+    if not ap:
+        return []
+    return [
+        "",
+        f"Batched append parameters ({ap['rows']} rows, client CPU): psycopg adapting lists "
+        f"{ap['lists_us_per_row']:.1f} µs/row, one array literal per column "
+        f"{ap['literals_us_per_row']:.1f} µs/row ({ap['ratio']:.1f}× less; the store sends literals)",
+    ]
+
+
+def _ceiling_line(c: dict[str, Any], cfg: dict[str, Any]) -> list[str]:
+    return [
+        "",
         f"Database ceiling (raw psycopg appends, {cfg['connections']} concurrent, pool {c['pool_size']}, "
         f"{c['events_per_command']:.2f} event rows per command): {c['appends_per_s']:,.0f}/s "
-        f"(p50 {c['p50_ms']:.2f} / p99 {c['p99_ms']:.2f} ms)"
-    )
-    if s["growth"]:
-        add("")
-        add(
-            f"Read latency by history length ({cfg['growth_kind']} {cfg['growth_players']}p, one "
-            "connection, warm):"
-        )
-        add("| events (asked / actual) | p50 ms | p99 ms | body bytes |")
-        add("|---|---|---|---|")
-        for k, g in s["growth"].items():
-            add(f"| {k} / {g['version']} | {g['p50_ms']:.2f} | {g['p99_ms']:.2f} | {g['bytes']:,} |")
-    add("")
-    add("Fold vs decode (in-process) and snapshot sizes:")
-    add(
+        f"(p50 {c['p50_ms']:.2f} / p99 {c['p99_ms']:.2f} ms)",
+    ]
+
+
+def _growth_table(growth: dict[str, Any], cfg: dict[str, Any]) -> list[str]:
+    if not growth:
+        return []
+    lines = [
+        "",
+        f"Read latency by history length ({cfg['growth_kind']} {cfg['growth_players']}p, one "
+        "connection, warm):",
+        "| events (asked / actual) | p50 ms | p99 ms | body bytes |",
+        "|---|---|---|---|",
+    ]
+    for k, g in growth.items():
+        lines.append(f"| {k} / {g['version']} | {g['p50_ms']:.2f} | {g['p99_ms']:.2f} | {g['bytes']:,} |")
+    return lines
+
+
+def _fold_table(fold: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        "",
+        "Fold vs decode (in-process) and snapshot sizes:",
         "| game | events | decode ms | fold ms | fold ÷ decode | floors ÷ decode: dispatch · "
-        "+1 Struct write · +1 list write | snapshot mid / final bytes |"
-    )
-    add("|---|---|---|---|---|---|---|")
-    for f in results["fold"]:
+        "+1 Struct write · +1 list write | snapshot mid / final bytes |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for f in fold:
         if "error" in f:
-            add(f"| {f['kind']} {f['players']}p | failed: {f['error'][:80]} | | | | | |")
+            lines.append(f"| {f['kind']} {f['players']}p | failed: {f['error'][:80]} | | | | | |")
             continue
         floors = (
             f"{f['dispatch_floor']:.2f} · {f['struct_write_floor']:.2f} · {f['slot_write_floor']:.2f}"
             if "dispatch_floor" in f
             else "—"
         )
-        add(
+        lines.append(
             f"| {f['kind']} {f['players']}p | {f['events']} | {f['decode_ms']:.2f} | {f['fold_ms']:.2f} | "
             f"{f['ratio']:.2f} | {floors} | "
             f"{f['snapshot_mid_bytes']:,} / {f['snapshot_final_bytes']:,} |"
         )
-    add("")
-    add("Domain, complete random games per second (one core, in-process):")
-    add("| game | players | games/s | events/game |")
-    add("|---|---|---|---|")
-    for d in results["domain"]:
+    return lines
+
+
+def _domain_table(domain: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        "",
+        "Domain, complete random games per second (one core, in-process):",
+        "| game | players | games/s | events/game |",
+        "|---|---|---|---|",
+    ]
+    for d in domain:
         if "error" in d:
-            add(f"| {d['kind']} | {d['players']} | failed: {d['error'][:80]} | |")
+            lines.append(f"| {d['kind']} | {d['players']} | failed: {d['error'][:80]} | |")
             continue
-        add(f"| {d['kind']} | {d['players']} | {d['games_per_s']:,.1f} | {d['events_per_game']:,.0f} |")
-    add("")
-    add("Targets (ratios measured in this run):")
-    add("| target | value | met |")
-    add("|---|---|---|")
-    for t in s["targets"]:
-        add(f"| {t['target']} | {t['value']:,.2f} | {'yes' if t['met'] else 'NO'} |")
-    add("")
-    add(
-        f"Fastest server by moves/s: {s['fastest_server']} (yamen serve default at {cfg['workers']} "
-        f"worker(s): {s['cli_default_server']})"
-    )
-    return "\n".join(lines)
+        lines.append(
+            f"| {d['kind']} | {d['players']} | {d['games_per_s']:,.1f} | {d['events_per_game']:,.0f} |"
+        )
+    return lines
+
+
+def _targets_table(targets: list[dict[str, Any]]) -> list[str]:
+    lines = ["", "Targets (ratios measured in this run):", "| target | value | met |", "|---|---|---|"]
+    for t in targets:
+        lines.append(f"| {t['target']} | {t['value']:,.2f} | {'yes' if t['met'] else 'NO'} |")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

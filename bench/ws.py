@@ -45,7 +45,8 @@ from typing import Any
 import msgspec
 
 from . import loadgen
-from .runner import _create_db, _drop_db, _machine
+from .infra import create_db, describe_machine, drop_db
+from .measure import Window, run_loop
 from .server import Server
 from .stats import median
 
@@ -77,7 +78,7 @@ def ws_moves(
         per = [games // connections + (1 if i < games % connections else 0) for i in range(connections)]
         slots = [await loadgen._create_many(http[0], kind, players, n) for n in per]
         url = f"ws://{host}:{port}/v1/ws"
-        w = loadgen.Window(warmup, duration)
+        w = Window(warmup, duration)
         errors: list[str] = []
         finished = 0
 
@@ -132,12 +133,10 @@ def ws_moves(
             "first_errors": errors[:3],
         }
 
-    return loadgen._run(main())
+    return run_loop(main())
 
 
-async def _one_move(
-    ask: Any, slot: loadgen.Slot, rng: random.Random, w: loadgen.Window, keyed: bool = False
-) -> bool:
+async def _one_move(ask: Any, slot: loadgen.Slot, rng: random.Random, w: Window, keyed: bool = False) -> bool:
     """One move in *slot*'s game, as :func:`bench.loadgen._one_move`'s one-trip client makes it."""
     moves = slot.legal
     if moves is None:
@@ -271,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     def log(msg: str) -> None:
         print(f"[{time.time() - started:6.1f}s] {msg}", file=sys.stderr, flush=True)
 
-    name, url = _create_db(args.pg_admin)
+    name, url = create_db(args.pg_admin)
     pool = concurrent.futures.ProcessPoolExecutor(
         max_workers=1, mp_context=multiprocessing.get_context("spawn")
     )
@@ -304,8 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         srv.stop()
         pool.shutdown()
-        _drop_db(args.pg_admin, name, args.redis_url)
-    results = {"machine": _machine(args.pg_admin, args.redis_url), "config": vars(args), "runs": runs}
+        drop_db(args.pg_admin, name, args.redis_url)
+    results = {"machine": describe_machine(args.pg_admin, args.redis_url), "config": vars(args), "runs": runs}
     results["figures"] = figures = _figures(runs)
     print(render(figures, results["machine"], args))
     if args.json:
