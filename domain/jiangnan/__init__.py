@@ -2,7 +2,6 @@
 1 player (against the Bot), 2 (with vassals), 3 and 4 players."""
 
 from domain.kernel import Game
-from domain.kernel.table import handlers as table_handlers
 from domain.kernel.table import seat_game
 
 from . import rules
@@ -11,14 +10,12 @@ from .components import FILE
 from .components import components as _components
 from .describe import describe
 from .events import EVENTS, REVEALING
-from .evolve import add_handlers, evolve, fold
+from .evolve import evolve, fold
 from .options import JiangnanOptions
 from .scoring import outcome
 from .state import EARLIER_VERSIONS, RULES_VERSION, State
 from .strategy import heuristic
 from .view import JiangnanView, view
-
-add_handlers(table_handlers(State, rules.to_act))
 
 GAME = seat_game(
     Game(

@@ -1,12 +1,12 @@
 """``evolve``: apply one fact to the table, in place.  Never validates, never fails.
 
-One small function per event, named after it; ``_HANDLERS`` maps each event type to its function,
+One small function per event, named after it; ``HANDLERS`` maps each event type to its function,
 so applying a fact costs one dictionary look-up whatever the event."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from domain.kernel.evolver import Evolver, Handler
+from domain.kernel.table import handlers as table_handlers
 
 from .components import (
     BOAT_SPACES,
@@ -78,6 +78,7 @@ from .events import (
     UpkeepTilesRefilled,
 )
 from .state import Boat, Player, State, new_player
+from .table import to_act
 
 
 def take_servant(p: Player) -> None:
@@ -522,7 +523,7 @@ def _bot_muse_hired(s: State, e: BotMuseHired) -> None:
     s.p[e.seat].assistants.append(e.muse)
 
 
-_HANDLERS: dict[type, Callable[[State, Any], None]] = {
+HANDLERS: dict[type, Handler] = {
     ResourcesChanged: _resources_changed,
     StepBegan: _step_began,
     StepEnded: _step_ended,
@@ -581,19 +582,7 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
 }
 
 
-def evolve(state: State, event: Any) -> State:
-    _HANDLERS[type(event)](state, event)
-    return state
-
-
-def fold(state: State, events: Iterable[Any]) -> State:
-    """:func:`evolve` over *events* in one loop (the hot loop of every load)."""
-    handlers = _HANDLERS
-    for event in events:
-        handlers[type(event)](state, event)
-    return state
-
-
-def add_handlers(extra: dict[type, Callable[[State, Any], None]]) -> None:
-    """Fold more event types with the title's own: the table's (``domain.kernel.table.handlers``)."""
-    _HANDLERS.update(extra)
+EVOLVER: Evolver[State] = Evolver(HANDLERS | table_handlers(State, to_act))
+"""Jiangnan's events and the table's (``domain.kernel.table.handlers``)."""
+evolve = EVOLVER.evolve
+fold = EVOLVER.fold

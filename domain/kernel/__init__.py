@@ -2,6 +2,7 @@
 
 from .components import ComponentDataError, ComponentFile, Entry
 from .errors import GameOver, InvalidOptions, NotYourTurn, RuleViolation
+from .evolver import Evolver
 from .game import (
     Command,
     Event,
@@ -24,6 +25,7 @@ __all__ = [
     "ComponentFile",
     "Entry",
     "Event",
+    "Evolver",
     "Game",
     "GameOver",
     "InvalidOptions",

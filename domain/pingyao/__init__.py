@@ -1,14 +1,13 @@
 """Pingyao: First Chinese Banks (Wu Shuang) - solo and 2 to 4 players."""
 
 from domain.kernel import Game
-from domain.kernel.table import handlers as table_handlers
 from domain.kernel.table import seat_game
 
 from . import components as _components
 from .commands import COMMANDS
 from .describe import describe
 from .events import EVENTS, REVEALING
-from .evolve import add_handlers, evolve, fold
+from .evolve import evolve, fold
 from .flow import PingyaoOptions, initial, setup, setup_under
 from .rules import decide, legal_moves
 from .scoring import outcome
@@ -17,8 +16,6 @@ from .strategy import heuristic
 from .turn import to_act
 from .versions import EARLIER_VERSIONS, RULES_VERSION
 from .view import PingyaoView, view
-
-add_handlers(table_handlers(State, to_act))
 
 GAME = seat_game(
     Game(

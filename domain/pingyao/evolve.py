@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import Any
+
+from domain.kernel.evolver import Evolver, Handler
+from domain.kernel.table import handlers as table_handlers
 
 from . import components as C
 from . import events as E
 from .state import Card, Die, Player, Region, State
+from .turn import to_act
 
 
 def _piaohao_add(p: Player, where: str, n: int) -> None:
@@ -459,7 +462,7 @@ def _nothing(s: State, e: Any) -> None:
     pass
 
 
-_HANDLERS: dict[type, Callable[[State, Any], None]] = {
+HANDLERS: dict[type, Handler] = {
     E.GameSetUp: _set_up,
     E.RoundStarted: _round_started,
     E.DiceRolled: _dice_rolled,
@@ -513,21 +516,13 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
 }
 
 
-def evolve(state: State, event: Any) -> State:
-    return fold(state, (event,))
+def _close_frame(state: State, event: Any) -> None:
+    """An event that closes a frame of the pending decision stack pops it (``event.frame``)."""
+    if event.frame and state.frames:
+        state.frames.pop(0)
 
 
-def fold(state: State, events: Iterable[Any]) -> State:
-    """Apply *events* in order (``evolve`` is one of them): each its handler, then an event that
-    closes a frame of the pending decision stack pops it."""
-    handlers = _HANDLERS
-    for event in events:
-        handlers[type(event)](state, event)
-        if event.frame and state.frames:
-            state.frames.pop(0)
-    return state
-
-
-def add_handlers(extra: dict[type, Callable[[State, Any], None]]) -> None:
-    """Fold more event types with the title's own: the table's (``domain.kernel.table.handlers``)."""
-    _HANDLERS.update(extra)
+EVOLVER: Evolver[State] = Evolver(HANDLERS | table_handlers(State, to_act), after_each=_close_frame)
+"""Pingyao's events and the table's (``domain.kernel.table.handlers``); every event may close a frame."""
+evolve = EVOLVER.evolve
+fold = EVOLVER.fold

@@ -4,7 +4,6 @@ in branches, and survive the rulers' orders."""
 from __future__ import annotations
 
 from domain.kernel import Game
-from domain.kernel.table import handlers as table_handlers
 from domain.kernel.table import seat_game
 
 from . import components as _components
@@ -12,16 +11,14 @@ from .commands import COMMANDS
 from .data import COMPONENT_FILE
 from .describe import describe
 from .events import EVENTS, REVEALING
-from .evolve import add_handlers, evolve, fold
-from .flow import to_act
+from .evolve import evolve, fold
 from .rules import YangtzeOptions, decide, initial, legal_moves, setup
 from .scoring import outcome
 from .state import State
 from .strategy import heuristic
+from .turn import to_act
 from .versions import EARLIER_VERSIONS, RULES_VERSION
 from .view import YangtzeView, view
-
-add_handlers(table_handlers(State, to_act))
 
 GAME = seat_game(
     Game(

@@ -6,12 +6,12 @@ One handler per event, named after it, each with the rulebook section whose effe
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
 
 from msgspec import UNSET
 
-from domain.kernel import Event
+from domain.kernel.evolver import Evolver, Handler
+from domain.kernel.table import handlers as table_handlers
 
 from . import components as C
 from .events import (
@@ -43,6 +43,7 @@ from .events import (
     TurnEnded,
 )
 from .state import State
+from .turn import to_act
 from .versions import YANGTZE_2
 
 
@@ -328,7 +329,7 @@ def _final_scoring(s: State, e: FinalScoring) -> None:
     s.final_totals = list(e.totals)
 
 
-_HANDLERS: dict[type, Callable[[State, Any], None]] = {
+HANDLERS: dict[type, Handler] = {
     GoodDrawn: _good_drawn,
     GoodsSold: _goods_sold,
     GoodPurchased: _good_purchased,
@@ -359,19 +360,7 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
 """One function per event, named after it: applying a fact costs one dictionary look-up."""
 
 
-def evolve(state: State, event: Event) -> State:
-    _HANDLERS[type(event)](state, event)
-    return state
-
-
-def fold(state: State, events: Iterable[Any]) -> State:
-    """:func:`evolve` over *events* in one loop (the hot loop of every load)."""
-    handlers = _HANDLERS
-    for event in events:
-        handlers[type(event)](state, event)
-    return state
-
-
-def add_handlers(extra: dict[type, Callable[[State, Any], None]]) -> None:
-    """Fold more event types with the title's own: the table's (``domain.kernel.table.handlers``)."""
-    _HANDLERS.update(extra)
+EVOLVER: Evolver[State] = Evolver(HANDLERS | table_handlers(State, to_act))
+"""Yangtze's events and the table's (``domain.kernel.table.handlers``)."""
+evolve = EVOLVER.evolve
+fold = EVOLVER.fold

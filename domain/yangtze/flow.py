@@ -7,7 +7,7 @@ ever rests where some seat must decide.
 
 from __future__ import annotations
 
-from domain.kernel import Event, Rng, Scratch, Seat
+from domain.kernel import Event, Rng, Scratch
 
 from . import components as C
 from .events import BranchDrawn, GoodDrawn, RulerDrawn, RulerResolved, TurnEnded
@@ -15,22 +15,6 @@ from .evolve import evolve
 from .rulers import order_step
 from .scoring import final_scoring
 from .state import State, copy_state
-
-
-def to_act(state: State) -> list[Seat]:
-    """Game Play (the active seat, clockwise), Branches (the bidder), Rulers (the seat the order
-    applies to), Special Cards (a seat selling with the sell card)."""
-    s = state
-    if s.window is not None:
-        return [s.window]
-    ph = s.phase
-    if ph == "turn":
-        return [s.active]
-    if ph == "auction" and s.auction_turn is not None:  # None only between the last pass and its close
-        return [s.auction_turn]
-    if ph == "ruler" and s.ruler_queue:
-        return [s.ruler_queue[0]]
-    return []
 
 
 def settle(state: State, events: list[Event], rng: Rng) -> list[Event]:

@@ -24,10 +24,10 @@ from .auction import auction_moves, decide_auction
 from .cards import ANY_TIME, any_time_moves, decide_any_time, decide_sale, no_sale_open, sale_moves
 from .commands import DoneSelling, PlayLiquidity
 from .events import GameSetUp, StartingGoodsDrawn
-from .flow import settle, to_act
+from .flow import settle
 from .rulers import decide_order, owes, ruler_moves, waits_on_cards
 from .state import State
-from .turn import decide_turn, turn_moves
+from .turn import decide_turn, to_act, turn_moves
 from .versions import RULES_VERSION, VERSIONS
 
 

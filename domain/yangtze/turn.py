@@ -3,7 +3,7 @@ Good" -- or buy nothing (``EndTurn``).  The river is refilled afterwards (:mod:`
 
 from __future__ import annotations
 
-from domain.kernel import Command, Event, RuleViolation
+from domain.kernel import Command, Event, RuleViolation, Seat
 
 from . import components as C
 from .bundles import R_SELL, bundle_value, possible_bundles, sale_refusal
@@ -13,6 +13,22 @@ from .events import GoodPurchased, GoodsSold, PurchaseSkipped
 from .state import State, money, river_slots
 
 R_BUY = "Yangtze: 2. Purchase One Good"
+
+
+def to_act(state: State) -> list[Seat]:
+    """Game Play (the active seat, clockwise), Branches (the bidder), Rulers (the seat the order
+    applies to), Special Cards (a seat selling with the sell card)."""
+    s = state
+    if s.window is not None:
+        return [s.window]
+    ph = s.phase
+    if ph == "turn":
+        return [s.active]
+    if ph == "auction" and s.auction_turn is not None:  # None only between the last pass and its close
+        return [s.auction_turn]
+    if ph == "ruler" and s.ruler_queue:
+        return [s.ruler_queue[0]]
+    return []
 
 
 def selling_refusal(s: State) -> RuleViolation | None:

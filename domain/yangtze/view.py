@@ -12,8 +12,8 @@ import msgspec
 from domain.kernel import Seat, View
 
 from . import components as C
-from .flow import to_act
 from .state import State, rules_of
+from .turn import to_act
 
 
 class YangtzeView(View, tag="yangtze", kw_only=True):

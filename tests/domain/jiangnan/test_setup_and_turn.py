@@ -14,7 +14,7 @@ from domain.jiangnan.commands import (
     VisitDistrict,
 )
 from domain.jiangnan.events import ActionTileDrawn
-from domain.jiangnan.evolve import _HANDLERS
+from domain.jiangnan.evolve import EVOLVER
 from domain.kernel import InvalidOptions, redact_for
 from tests.support import given, given_state
 
@@ -216,7 +216,7 @@ def test_rejections_reveal_neither_the_stack_nor_a_bag():
 def test_evolve_has_one_handler_per_event_type():
     """``evolve`` dispatches on the event's type: every event of the game has its handler, and
     the table names nothing else."""
-    assert set(_HANDLERS) == set(GAME.event_types)
+    assert set(EVOLVER.handlers) == set(GAME.event_types)
     assert len(GAME.event_types) == len(set(GAME.event_types))
 
 

@@ -4,7 +4,7 @@ import msgspec
 
 from domain.pingyao import GAME, PingyaoOptions
 from domain.pingyao import events as E
-from domain.pingyao.evolve import _HANDLERS
+from domain.pingyao.evolve import EVOLVER
 from domain.pingyao.view import PingyaoView
 
 from .helpers import BLUE, RED, Table, die
@@ -58,5 +58,5 @@ def test_events_have_distinct_names():
 def test_evolve_has_one_handler_per_event_type():
     """``evolve`` dispatches on the event's type: every event of the game has its handler, and
     the table names nothing else."""
-    assert set(_HANDLERS) == set(GAME.event_types)
+    assert set(EVOLVER.handlers) == set(GAME.event_types)
     assert len(GAME.event_types) == len(set(GAME.event_types))

@@ -17,7 +17,7 @@ from domain.yangtze.events import (
     StartingGoodsDrawn,
     TurnEnded,
 )
-from domain.yangtze.evolve import _HANDLERS
+from domain.yangtze.evolve import EVOLVER
 from domain.yangtze.rules import YangtzeOptions
 from tests.support import given_state
 
@@ -208,5 +208,5 @@ def test_legal_moves_of_a_turn():
 def test_evolve_has_one_handler_per_event_type():
     """``evolve`` dispatches on the event's type: every event of the game has its handler, and
     the table names nothing else."""
-    assert set(_HANDLERS) == set(GAME.event_types)
+    assert set(EVOLVER.handlers) == set(GAME.event_types)
     assert len(GAME.event_types) == len(set(GAME.event_types))
