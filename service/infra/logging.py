@@ -51,7 +51,7 @@ def configure_logging(fmt: str = "auto", level: int = logging.INFO) -> None:
 def _route_library_records(renderer: structlog.typing.Processor) -> None:
     """Libraries log through the standard library, whose last-resort handler wrote them as bare
     text in the middle of the JSON lines, and psycopg's pool writes one for every failed connection
-    attempt: while Postgres is down the store retries every 0.2 s (see :mod:`service.infra.store`),
+    attempt: while Postgres is down the store retries every 0.2 s (see :mod:`service.infra.datastore`),
     five lines a second per worker.  They now go out as our own lines, a repeat once in
     :data:`REPEAT_SECONDS`.  Idempotent: the app is created more than once in a process."""
     formatter = structlog.stdlib.ProcessorFormatter(
