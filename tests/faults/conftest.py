@@ -6,8 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.processes import HarnessError, Postgres, RedisServer
+
 from .harness import SPECS, Env
-from .processes import HarnessError, Postgres, Redis, RunDir
+from .processes import RunDir
 from .report import render, write_docs
 
 
@@ -15,13 +17,13 @@ from .report import render, write_docs
 def fault_env() -> Iterator[Env]:
     run = RunDir()
     postgres: Postgres | None = None
-    redis: Redis | None = None
+    redis: RedisServer | None = None
     env: Env | None = None
     try:
         try:
             postgres = Postgres(run).init()
             postgres.start()
-            redis = Redis(run)
+            redis = RedisServer(run)
             redis.start()
         except HarnessError as exc:
             pytest.fail(f"fault suite setup: {exc} (logs: {run.logs})")  # never a skip

@@ -9,9 +9,11 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from tests.processes import Postgres, RedisServer, Service, machine
+
 from .audit import audit
 from .load import PROBE_SECONDS, Load
-from .processes import Postgres, Redis, RunDir, Service, connection_owner, machine
+from .processes import RunDir, connection_owner
 from .report import FIRST_MOVE_BOUND, Check, Outcome, Spec
 
 SPECS = {
@@ -58,16 +60,16 @@ class Env:
 
     run: RunDir
     postgres: Postgres
-    redis: Redis
+    redis: RedisServer
     services: list[Service] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
     _serial: itertools.count = field(default_factory=itertools.count)
 
     def ensure_up(self) -> None:
         """Bring back whatever an earlier test left down (a failed fault must not cascade)."""
-        if self.postgres.proc is None or self.postgres.proc.poll() is not None:
+        if not self.postgres.running:
             self.postgres.start()
-        if self.redis.proc is None or self.redis.proc.poll() is not None:
+        if not self.redis.running:
             self.redis.start()
 
     def machine(self) -> dict[str, object]:
@@ -85,7 +87,8 @@ class Env:
     def new_service(self, name: str, **kwargs: object) -> Service:
         self.ensure_up()
         url = self.postgres.create_database(f"faults_{name}_{next(self._serial)}")
-        service = Service(self.run, name, url, self.redis.url, **kwargs)  # type: ignore[arg-type]
+        env = {"DATABASE_URL": url, "REDIS_URL": self.redis.url}
+        service = Service(self.run, name, env, **kwargs)  # type: ignore[arg-type]
         self.services.append(service)  # stopped by the fixture, whatever happens
         service.migrate()
         return service.start()
@@ -173,13 +176,3 @@ async def run_fault(env: Env, spec: Spec, inject: Inject) -> Outcome:
     outcome.evaluate()
     env.outcomes.append(outcome)
     return outcome
-
-
-async def wait_for(predicate: Callable[[], bool], timeout: float, every: float = 0.02) -> float | None:
-    """Poll *predicate* (in a thread) until true; the monotonic time it became true, or None."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if await asyncio.to_thread(predicate):
-            return time.monotonic()
-        await asyncio.sleep(every)
-    return None

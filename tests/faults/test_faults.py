@@ -16,9 +16,9 @@ import time
 import pytest
 
 from service.infra.notices import CHANNEL
+from tests.processes import HarnessError, Service, wait_for
 
-from .harness import SPECS, Env, Injected, run_fault, wait_for
-from .processes import HarnessError, Service
+from .harness import SPECS, Env, Injected, run_fault
 from .report import RECOVERY_BOUND, RESPAWN_BOUND, STALE_BOUND, Check, Outcome
 
 pytestmark = pytest.mark.slow

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.faults.processes import machine
+from tests.processes import HarnessError, machine
 
-from .hosts import HarnessError, Topology
+from .hosts import Topology
 from .report import Findings, haproxy_version, render, write
 
 

@@ -4,7 +4,7 @@ bound directly).
 
 - **Postgres** under pg_auto_failover: a monitor and two data nodes (a primary and a synchronous
   standby), trust authentication, no SSL, database ``yamen``; run as the ``postgres`` account when
-  the suite runs as root (as :class:`tests.faults.processes.Postgres` does).  The monitor is tuned
+  the suite runs as root (as :class:`tests.processes.Postgres` does).  The monitor is tuned
   to fail a dead primary over in seconds (:data:`MONITOR_SETTINGS`).
 - **Redis Cluster**: six ``redis-server`` (three masters, three replicas), node timeout 1 s.
 - **Three ``yamen serve --workers 2`` replicas**, started after ``yamen migrate`` ran once on the
@@ -27,33 +27,33 @@ import csv
 import io
 import os
 import pathlib
-import pwd
-import random
 import re
 import shutil
 import signal
 import socket
 import subprocess
-import tempfile
 import time
 import urllib.parse
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tests.faults.processes import (
+from tests.processes import (
     REPO,
+    START_TIMEOUT,
     HarnessError,
+    Process,
+    RedisServer,
     RunDir,
     Service,
-    _kill_group_leftovers,
+    as_account,
+    binary,
     cmdline,
-    group_members,
+    free_port,
+    kill_group_leftovers,
     pg_bin_dir,
-    redis_server_binary,
+    port_open,
+    postgres_account,
+    wait_until,
 )
-
-START_TIMEOUT = 60.0
-STOP_TIMEOUT = 30.0
 
 # --------------------------------------------------------------------------- the addresses
 
@@ -98,177 +98,19 @@ PG_SETTINGS = {
 }
 
 
-def free_port(address: str, *, bus: bool = False) -> int:
-    """A port free on *address* (and, with *bus*, port + 10000 too: a Redis Cluster bus port)."""
-    for _ in range(200):
-        with socket.socket() as s:
-            s.bind((address, random.randint(20000, 32000) if bus else 0))
-            port = s.getsockname()[1]
-        if not bus:
-            return port
-        with socket.socket() as s:
-            try:
-                s.bind((address, port + 10000))
-            except OSError:
-                continue
-        return port
-    raise HarnessError(f"no free port pair on {address}")
-
-
-def _binary(name: str, *candidates: str) -> str:
-    for path in (*candidates, shutil.which(name)):
-        if path and os.access(path, os.X_OK):
-            return path
-    raise HarnessError(f"{name} is missing (install it: the topology suite needs it)")
-
-
-def _port_open(address: str, port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex((address, port)) == 0
-
-
-def _wait_port_closed(address: str, port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and _port_open(address, port):
-        time.sleep(0.05)
-
-
-def wait_until(what: str, predicate, timeout: float, every: float = 0.1) -> float:  # type: ignore[no-untyped-def]
-    """Poll *predicate* until it is true; the time it took.  HarnessError after *timeout*."""
-    t0 = time.monotonic()
-    last: Exception | None = None
-    while time.monotonic() - t0 < timeout:
-        try:
-            if predicate():
-                return time.monotonic() - t0
-        except Exception as exc:  # noqa: BLE001 - any failure of the probe means "not yet"
-            last = exc
-        time.sleep(every)
-    raise HarnessError(f"{what}: not within {timeout:g} s" + (f" (last error: {last})" if last else ""))
-
-
-def safe(predicate: Callable[[], object]) -> Callable[[], bool]:
-    """*predicate*, with any failure of the probe meaning "not yet" (for polling)."""
-
-    def check() -> bool:
-        try:
-            return bool(predicate())
-        except Exception:  # noqa: BLE001
-            return False
-
-    return check
-
-
-# --------------------------------------------------------------------------- a host
-
-
-class Host:
-    """One process group on one loopback address: started in its own session, stopped (or
-    killed) by that group.  Its output goes to ``logs/<name>-<n>.log``, one file per start."""
-
-    role = "?"
-
-    def __init__(self, run: RunDir, name: str, address: str, port: int) -> None:
-        self.run, self.name, self.address, self.port = run, name, address, port
-        self.proc: subprocess.Popen | None = None
-        self.starts = 0
-        self.logs: list[pathlib.Path] = []
-
-    def _popen(
-        self, args: list[str], *, env: dict[str, str] | None = None, cwd: str | None = None, **kwargs: object
-    ) -> subprocess.Popen:
-        self.starts += 1
-        path = self.run.log(f"{self.name}-{self.starts}.log")
-        self.logs.append(path)
-        with open(path, "wb") as log:
-            self.proc = subprocess.Popen(
-                args,
-                env=env,
-                cwd=cwd,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                **kwargs,  # type: ignore[arg-type]
-            )
-        return self.proc
-
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    @property
-    def pgid(self) -> int | None:
-        return self.proc.pid if self.proc is not None else None
-
-    def kill(self) -> None:
-        """The fault: SIGKILL to the whole process group (no shutdown of any kind)."""
-        if self.proc is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=STOP_TIMEOUT)
-        deadline = time.monotonic() + 5
-        while group_members(self.proc.pid) and time.monotonic() < deadline:
-            _kill_group_leftovers(self.proc.pid)
-            time.sleep(0.02)
-
-    def stop(self, sig: int = signal.SIGTERM) -> None:
-        """Teardown: *sig* to the group, then SIGKILL to whatever is left after STOP_TIMEOUT."""
-        proc = self.proc
-        if proc is None:
-            return
-        if proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, sig)
-            try:
-                proc.wait(timeout=STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
-        deadline = time.monotonic() + 10
-        while group_members(proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        _kill_group_leftovers(proc.pid)
-
-    def log_tail(self, lines: int = 8) -> str:
-        try:
-            return "\n".join(self.logs[-1].read_text(errors="replace").splitlines()[-lines:])
-        except (OSError, IndexError):
-            return ""
-
-    def where(self) -> str:
-        return f"{self.address}:{self.port}"
-
-
 # --------------------------------------------------------------------------- Postgres
 
 
-def _postgres_account() -> pwd.struct_passwd | None:
-    if os.geteuid() != 0:
-        return None
-    name = os.environ.get("YAMEN_FAULTS_PG_USER", "postgres")
-    try:
-        return pwd.getpwnam(name)
-    except KeyError:
-        raise HarnessError(
-            f"running as root, and there is no {name!r} account to run Postgres as "
-            "(create one, or set YAMEN_FAULTS_PG_USER)"
-        ) from None
-
-
-class PgNode(Host):
+class PgNode(Process):
     """A pg_auto_failover node (the monitor, or a data node) with its own pgdata, pg_autoctl
     configuration and state (``XDG_*`` in the node's directory) and listen address."""
 
     def __init__(self, run: RunDir, name: str, address: str, *, monitor: PgNode | None = None) -> None:
         super().__init__(run, name, address, free_port(address))
         self.bin = pg_bin_dir()
-        self.autoctl = _binary("pg_autoctl", "/usr/bin/pg_autoctl")
+        self.autoctl = binary("pg_autoctl", "/usr/bin/pg_autoctl")
         self.monitor = monitor
-        self.role = "monitor" if monitor is None else "postgres"
-        self.user = _postgres_account()
+        self.user = postgres_account()
         self.dir = run.root / name
         self.dir.mkdir(mode=0o700)
         self.pgdata = self.dir / "pgdata"
@@ -291,11 +133,6 @@ class PgNode(Host):
             "LANG": "C.UTF-8",
         }
 
-    def _as_owner(self) -> dict[str, object]:
-        if self.user is None:
-            return {}
-        return {"user": self.user.pw_uid, "group": self.user.pw_gid, "extra_groups": [], "umask": 0o077}
-
     def ctl(self, *args: str, timeout: float = 60.0, check: bool = True) -> str:
         """``pg_autoctl <args>`` as the node's account; its stdout."""
         done = subprocess.run(
@@ -306,7 +143,7 @@ class PgNode(Host):
             text=True,
             timeout=timeout,
             check=False,
-            **self._as_owner(),  # type: ignore[arg-type]
+            **as_account(self.user),  # type: ignore[arg-type]
         )
         if check and done.returncode != 0:
             raise HarnessError(
@@ -347,7 +184,7 @@ class PgNode(Host):
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
-                **self._as_owner(),  # type: ignore[arg-type]
+                **as_account(self.user),  # type: ignore[arg-type]
             )
         deadline = time.monotonic() + 120
         try:
@@ -362,7 +199,7 @@ class PgNode(Host):
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
-            _kill_group_leftovers(proc.pid)
+            kill_group_leftovers(proc.pid)
         if proc.returncode != 0:
             raise HarnessError(f"pg_autoctl create {self.name} failed ({proc.returncode}); see {path}")
         if self.monitor is None:
@@ -383,7 +220,7 @@ class PgNode(Host):
         if self.running:
             return
         args = [self.autoctl, "run", "--pgdata", str(self.pgdata)]
-        self._popen(args, env=self.env, cwd=str(self.dir), **self._as_owner())
+        self.spawn_process(args, env=self.env, cwd=str(self.dir), **as_account(self.user))
 
     def kill(self) -> None:
         """SIGKILL the whole group: pg_autoctl, its services and its Postgres (pg_autoctl starts
@@ -582,77 +419,21 @@ class PgFormation:
 # --------------------------------------------------------------------------- Redis Cluster
 
 
-class RedisNode(Host):
-    role = "redis"
+class RedisNode(RedisServer):
+    """A node of the Redis Cluster on its own address (:class:`tests.processes.RedisServer`)."""
 
     def __init__(self, run: RunDir, name: str, address: str) -> None:
-        super().__init__(run, name, address, free_port(address, bus=True))
-        self.binary = redis_server_binary()
-        self.dir = run.root / name
-        self.dir.mkdir()
-
-    def start(self) -> None:
-        if self.running:
-            return
-        self._popen(
-            [
-                self.binary,
-                "--cluster-enabled", "yes",
-                "--cluster-node-timeout", "1000",
-                "--cluster-config-file", str(self.dir / "nodes.conf"),
-                "--cluster-announce-ip", self.address,
-                "--save", "",
-                "--appendonly", "no",
-                "--bind", self.address,
-                "--port", str(self.port),
-                "--dir", str(self.dir),
-                "--daemonize", "no",
-                "--protected-mode", "no",
-            ],
-            cwd=str(self.dir),
-        )  # fmt: skip
-        wait_until(f"{self.name} answers PING", lambda: self.command("PING"), START_TIMEOUT, every=0.02)
-
-    def command(self, *args: str, timeout: float = 2.0) -> object:
-        """One command over a fresh connection to this node (no redirections followed)."""
-        import redis
-
-        client = redis.Redis(host=self.address, port=self.port, socket_timeout=timeout, decode_responses=True)
-        try:
-            return client.execute_command(*args)
-        finally:
-            client.close()
-
-    def info(self, section: str) -> dict[str, str]:
-        text = self.command("INFO", section)
-        if isinstance(text, dict):
-            return {k: str(v) for k, v in text.items()}
-        return dict(line.split(":", 1) for line in str(text).splitlines() if ":" in line)
+        super().__init__(run, name, address, cluster=True)
 
     def cluster_info(self) -> dict[str, str]:
         text = str(self.command("CLUSTER", "INFO"))
         return dict(line.strip().split(":", 1) for line in text.splitlines() if ":" in line)
 
-    def node_id(self) -> str:
-        return str(self.command("CLUSTER", "MYID"))
-
-    def subscribers(self, channel: str) -> int:
-        """Subscribers of *channel* on this node: sharded (SSUBSCRIBE) and classic (SUBSCRIBE)."""
-        total = 0
-        for verb in ("SHARDNUMSUB", "NUMSUB"):
-            reply = self.command("PUBSUB", verb, channel)
-            assert isinstance(reply, list)
-            total += int(reply[1])
-        return total
-
-    def remove(self) -> None:
-        shutil.rmtree(self.dir, ignore_errors=True)
-
 
 class RedisCluster:
     def __init__(self, run: RunDir) -> None:
         self.run = run
-        self.cli = _binary("redis-cli", "/usr/bin/redis-cli")
+        self.cli = binary("redis-cli", "/usr/bin/redis-cli")
         self.nodes = [RedisNode(run, f"redis-{i + 1}", a) for i, a in enumerate(REDIS_ADDRESSES)]
 
     def create(self) -> None:
@@ -751,43 +532,11 @@ class RedisCluster:
 
 
 class Replica(Service):
-    """``yamen serve --workers 2`` on its own address (:class:`tests.faults.processes.Service`,
-    whose log, readiness and stop logic it keeps), with the topology's environment."""
-
-    role = "api"
+    """``yamen serve --workers 2`` on its own address (:class:`tests.processes.Service`), with the
+    topology's environment."""
 
     def __init__(self, run: RunDir, name: str, address: str, env: dict[str, str]) -> None:
-        super().__init__(run, name, env["DATABASE_URL"], "", workers=API_WORKERS, port=free_port(address))
-        self.host = address
-        self.address = address
-        base = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
-        self.env = {**base, **env}
-
-    def where(self) -> str:
-        return f"{self.host}:{self.port}"
-
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def kill(self) -> None:
-        """The fault: SIGKILL to the replica's whole process group (the server and its workers)."""
-        assert self.proc is not None
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=STOP_TIMEOUT)
-        deadline = time.monotonic() + 5
-        while group_members(self.proc.pid) and time.monotonic() < deadline:
-            _kill_group_leftovers(self.proc.pid)
-            time.sleep(0.02)
-        with contextlib.suppress(OSError):  # the lock file `yamen serve` leaves behind
-            pathlib.Path(tempfile.gettempdir(), f"yamen-serve-{self.host}-{self.port}.lock").unlink()
-
-    def stop(self) -> None:
-        self.terminate()
-        with contextlib.suppress(OSError):
-            pathlib.Path(tempfile.gettempdir(), f"yamen-serve-{self.host}-{self.port}.lock").unlink()
-        _wait_port_closed(self.host, self.port, timeout=2)
+        super().__init__(run, name, env, workers=API_WORKERS, address=address)
 
 
 # --------------------------------------------------------------------------- HAProxy
@@ -906,12 +655,12 @@ def haproxy_features(config: str) -> dict[str, bool]:
     }
 
 
-class HAProxy(Host):
-    role = "proxy"
+class HAProxy(Process):
+    program = "haproxy"
 
     def __init__(self, run: RunDir, replicas: list[Replica]) -> None:
         super().__init__(run, "haproxy", PROXY_ADDRESS, free_port(PROXY_ADDRESS))
-        self.binary = _binary("haproxy", "/usr/sbin/haproxy")
+        self.binary = binary("haproxy", "/usr/sbin/haproxy")
         self.stats_port = free_port(PROXY_ADDRESS)
         self.dir = run.root / "haproxy"
         self.dir.mkdir()
@@ -942,8 +691,8 @@ class HAProxy(Host):
     def start(self) -> None:
         if self.running:
             return
-        self._popen([self.binary, "-db", "-f", str(self.config_path)], cwd=str(self.dir))
-        wait_until("haproxy listens", lambda: _port_open(self.address, self.port), START_TIMEOUT, every=0.02)
+        self.spawn_process([self.binary, "-db", "-f", str(self.config_path)], cwd=str(self.dir))
+        self.wait_ready("listen", lambda: port_open(self.address, self.port), every=0.02)
 
     def command(self, line: str) -> str:
         """One command on the runtime socket."""
@@ -1000,8 +749,7 @@ class Topology:
 
     @classmethod
     def create(cls) -> Topology:
-        root = pathlib.Path(tempfile.mkdtemp(prefix="yamen-topology-", dir="/tmp"))
-        run = RunDir(root=root)
+        run = RunDir("yamen-topology-")
         return cls(run, PgFormation(run), RedisCluster(run))
 
     def up(self) -> None:
@@ -1015,9 +763,6 @@ class Topology:
             "DATABASE_URL": self.database_url,
             "YAMEN_STANDBY_URL": self.standby_url,
             "REDIS_CLUSTER_NODES": self.redis.seeds,
-            "YAMEN_LOG_FORMAT": "json",
-            "YAMEN_ACCESS_LOG": "0",
-            "YAMEN_AUTO_MIGRATE": "0",
             # every request reaches the replicas from HAProxy's one address: a per-address limit
             # would throttle the whole load as if it were one client
             "YAMEN_RATE_LIMIT": "off",
@@ -1103,7 +848,7 @@ class Topology:
         lines.append(f"logs: {self.run.logs}")
         return "\n".join(lines)
 
-    def hosts(self) -> list[Host | Replica]:
+    def hosts(self) -> list[Process]:
         return [*self.pg.hosts(), *self.redis.nodes, *self.replicas, *([self.proxy] if self.proxy else [])]
 
     def down(self) -> None:

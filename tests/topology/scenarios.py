@@ -18,11 +18,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from tests.faults.audit import audit
-from tests.faults.harness import wait_for
+from tests.faults.harness import Injected
 from tests.faults.load import Answer, Load
 from tests.faults.report import RECOVERY_BOUND, Check, Outcome, Spec
+from tests.processes import HarnessError, safe, wait_for
 
-from .hosts import REPLICA_HEADER, HarnessError, Topology, safe
+from .hosts import REPLICA_HEADER, Topology
 
 CLIENTS = 12
 BEFORE = 5.0
@@ -63,15 +64,6 @@ SPECS = {
 
 def served_by(answer: Answer) -> str | None:
     return answer.headers.get(REPLICA_HEADER.lower())
-
-
-@dataclass
-class Injected:
-    """What an injection reports: when the service was whole again for clients (the return)."""
-
-    restored_at: float
-    checks: list[Check] = field(default_factory=list)
-    extra: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass

@@ -13,11 +13,11 @@ import time
 
 import pytest
 
-from tests.faults.harness import wait_for
 from tests.faults.load import Http
 from tests.faults.report import RECOVERY_BOUND, Check
+from tests.processes import HarnessError, safe, wait_for
 
-from .hosts import API_WORKERS, STANDBY_MAX_LAG_MS, HarnessError, Replica, Topology, haproxy_features, safe
+from .hosts import API_WORKERS, STANDBY_MAX_LAG_MS, Replica, Topology, haproxy_features
 from .probes import COLD, consistency, seat_reads, spectator_reads
 from .report import Findings
 from .scenarios import SPECS, Failover, Injected, Restored, run_failover, throughput
