@@ -139,17 +139,17 @@ class Moves:
             await asyncio.shield(first)
         self._in_flight[flight] = done = asyncio.get_running_loop().create_future()
         try:
-            try:
-                return await self._judge_and_append(
-                    game_id, seat, command, body, request_hash, if_match, key, by_service
-                )
-            except (RuleViolation, ApplicationError):
-                # Refused now, perhaps because the same request was applied by another worker
-                # since: then its stored answer is this request's answer.
-                earlier = await self.store.idempotent_response(game_id, key)
-                if earlier is not None:
-                    return await self._replayed(game_id, earlier, request_hash)
-                raise
+            return await self._judge_and_append(
+                game_id, seat, command, body, request_hash, if_match, key, by_service
+            )
+        except (RuleViolation, ApplicationError):
+            # Refused now, perhaps because this very request was applied before — a client's
+            # retry of its own applied move, or the same request applied by another worker
+            # since: then the stored answer is this request's answer.
+            earlier = await self.store.idempotent_response(game_id, key)
+            if earlier is not None:
+                return await self._replayed(game_id, earlier, request_hash)
+            raise
         finally:
             del self._in_flight[flight]
             done.set_result(None)
