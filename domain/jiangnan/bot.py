@@ -28,71 +28,76 @@ from .table import level, servants_on_display
 HARD, EXPERT, MASTER = 2, 3, 4
 
 
-def bot_publish(c: Play, bot: int, district: str | None) -> None:
+def bot_publish(scratch: Play, bot: int, district: str | None) -> None:
     """Draw the top Portfolio of the stack and publish it for free (Hard: with the payout);
     in the Teahouse / Tavern a Display Tile is placed (Master: with a Bot Servant)."""
-    s = c.state
-    pid = draw_from_stack(c)
+    state = scratch.state
+    pid = draw_from_stack(scratch)
     if pid is None:
         return
-    c.emit(
+    scratch.emit(
         PortfolioTaken(seat=bot, portfolio=pid, source="stack"),
         PortfolioPublished(seat=bot, portfolio=pid, where="bot"),
     )
     d = C.PORTFOLIOS[pid]
-    if level(s) >= HARD:
-        gain(c, bot, d["payout"], "publishing payout")
-    if district is not None and s.display_supply[d["type"]] > 0:
-        c.emit(DisplayTileAdded(district=district, kind=d["type"], seat=bot if level(s) >= MASTER else -1))
+    if level(state) >= HARD:
+        gain(scratch, bot, d["payout"], "publishing payout")
+    if district is not None and state.display_supply[d["type"]] > 0:
+        scratch.emit(
+            DisplayTileAdded(district=district, kind=d["type"], seat=bot if level(state) >= MASTER else -1)
+        )
 
 
-def bot_turn(c: Play, bot: int) -> None:
+def bot_turn(scratch: Play, bot: int) -> None:
     """On the Bot's turn: draw an Action Tile from its bag, place a Scholar below its district and
     act there (a full district sends the Scholar to the Rest Area)."""
-    s = c.state
-    p = s.p[bot]
-    tile = c.rng.choice(p.bag)
-    c.emit(BotTileDrawn(seat=bot, tile=tile))
+    state = scratch.state
+    player = state.p[bot]
+    tile = scratch.rng.choice(player.bag)
+    scratch.emit(BotTileDrawn(seat=bot, tile=tile))
     d = C.ACTION_TILES[tile]["districts"][0]
-    if len(s.tracks[d]) >= C.SCHOLAR_SPACES:  # assumed: a full district sends the Bot's Scholar to rest
+    if len(state.tracks[d]) >= C.SCHOLAR_SPACES:  # assumed: a full district sends the Bot's Scholar to rest
         d = C.REST
-    c.emit(ScholarPlaced(seat=bot, district=d))
+    scratch.emit(ScholarPlaced(seat=bot, district=d))
     if d == "society":
-        if not p.society_visited:
-            c.emit(OrderMarkerPlaced(seat=bot))
-        bot_publish(c, bot, None)
+        if not player.society_visited:
+            scratch.emit(OrderMarkerPlaced(seat=bot))
+        bot_publish(scratch, bot, None)
     elif d in ("teahouse", "tavern"):
-        if level(s) >= MASTER:  # checks its Servants there: Coins (Teahouse) / VP (Tavern)
+        if level(state) >= MASTER:  # checks its Servants there: Coins (Teahouse) / VP (Tavern)
             key = "coin" if d == "teahouse" else "vp"
-            gain(c, bot, {key: servants_on_display(s, d, bot)}, f"{d} servants")
-        bot_publish(c, bot, d)
+            gain(scratch, bot, {key: servants_on_display(state, d, bot)}, f"{d} servants")
+        bot_publish(scratch, bot, d)
     elif d == "parlour":
-        if s.muse_stack:  # hires the top Muse of the stack at once
-            c.emit(BotMuseHired(seat=bot, muse=c.rng.choice(s.muse_stack)))
+        if state.muse_stack:  # hires the top Muse of the stack at once
+            scratch.emit(BotMuseHired(seat=bot, muse=scratch.rng.choice(state.muse_stack)))
     elif d == "travel":
         for path in C.BOT_PATHS:  # a whole path for free, paths A, B, C, D in order
-            todo = [city for city in path if city not in p.cities]
+            todo = [city for city in path if city not in player.cities]
             if todo:
                 for city in todo:
-                    c.emit(Travelled(seat=bot, city=city))
+                    scratch.emit(Travelled(seat=bot, city=city))
                 break
     # assumed: at the Temple Fair (not in the Bot's list) and in the Rest Area the Bot only places a Scholar.
-    c.emit(TurnEnded(seat=bot))
+    scratch.emit(TurnEnded(seat=bot))
 
 
-def bot_income(c: Play, bot: int) -> None:
+def bot_income(scratch: Play, bot: int) -> None:
     """Upkeep: no income below Expert; Expert: Drama Coins and Novel VP (for free); Master: also
     the Teahouse and Tavern Servants.  Never Assistant Powers."""
-    s = c.state
-    if level(s) >= EXPERT:
-        p = s.p[bot]
-        coins = sum(C.PORTFOLIOS[pid]["income"].get("coin", 0) for pid in p.published)
-        vp = sum(C.PORTFOLIOS[pid]["income"].get("vp", 0) for pid in p.published)
-        gain(c, bot, {"coin": coins, "vp": vp}, "bot income")
-    if level(s) >= MASTER:
+    state = scratch.state
+    if level(state) >= EXPERT:
+        player = state.p[bot]
+        coins = sum(C.PORTFOLIOS[pid]["income"].get("coin", 0) for pid in player.published)
+        vp = sum(C.PORTFOLIOS[pid]["income"].get("vp", 0) for pid in player.published)
+        gain(scratch, bot, {"coin": coins, "vp": vp}, "bot income")
+    if level(state) >= MASTER:
         gain(
-            c,
+            scratch,
             bot,
-            {"coin": servants_on_display(s, "teahouse", bot), "vp": servants_on_display(s, "tavern", bot)},
+            {
+                "coin": servants_on_display(state, "teahouse", bot),
+                "vp": servants_on_display(state, "tavern", bot),
+            },
             "bot servants",
         )

@@ -81,19 +81,19 @@ from .state import Boat, Player, State, new_player
 from .table import to_act
 
 
-def take_servant(p: Player) -> None:
-    if p.servants > 0:
-        p.servants -= 1
+def take_servant(player: Player) -> None:
+    if player.servants > 0:
+        player.servants -= 1
     else:
-        p.proxies += 1
+        player.proxies += 1
 
 
-def return_servant(p: Player, n: int = 1) -> None:
+def return_servant(player: Player, n: int = 1) -> None:
     for _ in range(n):
-        if p.proxies > 0:
-            p.proxies -= 1
+        if player.proxies > 0:
+            player.proxies -= 1
         else:
-            p.servants += 1
+            player.servants += 1
 
 
 def _boat_add(state: State, boat: Boat, seat: int) -> None:
@@ -119,316 +119,316 @@ def _from_stack(state: State, portfolio: str) -> None:
     state.bottom = [b for b in state.bottom if b]
 
 
-def _resources_changed(s: State, e: ResourcesChanged) -> None:
-    p = s.p[e.seat]
-    p.coins += e.coins
-    p.vp += e.vp
-    p.spirit += e.spirit
-    if e.drama:
-        p.ideas["drama"] += e.drama
-    if e.novel:
-        p.ideas["novel"] += e.novel
-    if e.painting:
-        p.ideas["painting"] += e.painting
+def _resources_changed(state: State, event: ResourcesChanged) -> None:
+    player = state.p[event.seat]
+    player.coins += event.coins
+    player.vp += event.vp
+    player.spirit += event.spirit
+    if event.drama:
+        player.ideas["drama"] += event.drama
+    if event.novel:
+        player.ideas["novel"] += event.novel
+    if event.painting:
+        player.ideas["painting"] += event.painting
 
 
-def _step_began(s: State, e: StepBegan) -> None:
-    step = e.step
-    s.steps.append(step)
-    if step.kind == "mandatory_rest" and step.seat in s.mandatory:
-        s.mandatory.remove(step.seat)
+def _step_began(state: State, event: StepBegan) -> None:
+    step = event.step
+    state.steps.append(step)
+    if step.kind == "mandatory_rest" and step.seat in state.mandatory:
+        state.mandatory.remove(step.seat)
 
 
-def _step_ended(s: State, e: StepEnded) -> None:
-    s.steps.pop()
+def _step_ended(state: State, event: StepEnded) -> None:
+    state.steps.pop()
 
 
-def _action_tile_drawn(s: State, e: ActionTileDrawn) -> None:
-    tile = e.tile
-    p = s.p[e.seat]
+def _action_tile_drawn(state: State, event: ActionTileDrawn) -> None:
+    tile = event.tile
+    player = state.p[event.seat]
     if tile is not None:
-        p.bag.remove(tile)
-        p.track.append(tile)
+        player.bag.remove(tile)
+        player.track.append(tile)
 
 
-def _tile_chosen(s: State, e: TileChosen) -> None:
-    p = s.p[e.seat]
-    p.track.remove(e.tile)
-    p.used.append(e.tile)
+def _tile_chosen(state: State, event: TileChosen) -> None:
+    player = state.p[event.seat]
+    player.track.remove(event.tile)
+    player.used.append(event.tile)
 
 
-def _tile_discarded(s: State, e: TileDiscarded) -> None:
-    p = s.p[e.seat]
-    p.track.remove(e.tile)
-    p.discarded.append(e.tile)
+def _tile_discarded(state: State, event: TileDiscarded) -> None:
+    player = state.p[event.seat]
+    player.track.remove(event.tile)
+    player.discarded.append(event.tile)
 
 
-def _scholar_placed(s: State, e: ScholarPlaced) -> None:
-    s.tracks[e.district].append(e.seat)
-    s.p[e.seat].scholars -= 1
+def _scholar_placed(state: State, event: ScholarPlaced) -> None:
+    state.tracks[event.district].append(event.seat)
+    state.p[event.seat].scholars -= 1
 
 
-def _turn_began(s: State, e: TurnBegan) -> None:
-    s.turn_pos = e.pos + 1
+def _turn_began(state: State, event: TurnBegan) -> None:
+    state.turn_pos = event.pos + 1
 
 
-def _turn_ended(s: State, e: TurnEnded) -> None:
-    s.p[e.seat].refreshed = False
+def _turn_ended(state: State, event: TurnEnded) -> None:
+    state.p[event.seat].refreshed = False
 
 
-def _order_marker_placed(s: State, e: OrderMarkerPlaced) -> None:
-    s.next_order.append(e.seat)
-    s.p[e.seat].society_visited = True
+def _order_marker_placed(state: State, event: OrderMarkerPlaced) -> None:
+    state.next_order.append(event.seat)
+    state.p[event.seat].society_visited = True
 
 
-def _portfolio_revealed(s: State, e: PortfolioRevealed) -> None:
-    _from_stack(s, e.portfolio)
-    (s.offer if e.to == "offer" else s.display).append(e.portfolio)
+def _portfolio_revealed(state: State, event: PortfolioRevealed) -> None:
+    _from_stack(state, event.portfolio)
+    (state.offer if event.to == "offer" else state.display).append(event.portfolio)
 
 
-def _portfolio_taken(s: State, e: PortfolioTaken) -> None:
-    if e.source == "display":
-        s.display.remove(e.portfolio)
+def _portfolio_taken(state: State, event: PortfolioTaken) -> None:
+    if event.source == "display":
+        state.display.remove(event.portfolio)
     else:
-        _from_stack(s, e.portfolio)
-    s.p[e.seat].unpublished.append(e.portfolio)
+        _from_stack(state, event.portfolio)
+    state.p[event.seat].unpublished.append(event.portfolio)
 
 
-def _portfolios_refreshed(s: State, e: PortfoliosRefreshed) -> None:
-    if e.returned:
-        s.bottom.append(sorted(e.returned))
-    s.display = []
-    if e.paid and e.seat >= 0:
-        s.p[e.seat].refreshed = True
+def _portfolios_refreshed(state: State, event: PortfoliosRefreshed) -> None:
+    if event.returned:
+        state.bottom.append(sorted(event.returned))
+    state.display = []
+    if event.paid and event.seat >= 0:
+        state.p[event.seat].refreshed = True
 
 
-def _portfolio_published(s: State, e: PortfolioPublished) -> None:
-    p = s.p[e.seat]
-    p.unpublished.remove(e.portfolio)
-    p.published.append(e.portfolio)
+def _portfolio_published(state: State, event: PortfolioPublished) -> None:
+    player = state.p[event.seat]
+    player.unpublished.remove(event.portfolio)
+    player.published.append(event.portfolio)
 
 
-def _display_tile_added(s: State, e: DisplayTileAdded) -> None:
-    kind, seat = e.kind, e.seat
-    track = s.displays[e.district]
+def _display_tile_added(state: State, event: DisplayTileAdded) -> None:
+    kind, seat = event.kind, event.seat
+    track = state.displays[event.district]
     if len(track) >= 3:
         old_kind, old_seat = track.pop()
-        s.display_supply[str(old_kind)] += 1
+        state.display_supply[str(old_kind)] += 1
         if isinstance(old_seat, int) and old_seat >= 0:
-            return_servant(s.p[old_seat])
+            return_servant(state.p[old_seat])
     track.insert(0, [kind, seat])
-    s.display_supply[kind] -= 1
+    state.display_supply[kind] -= 1
     if seat >= 0:
-        take_servant(s.p[seat])
+        take_servant(state.p[seat])
 
 
-def _servant_on_muse(s: State, e: ServantOnMuse) -> None:
-    take_servant(s.p[e.seat])
-    s.muse_servants.setdefault(e.muse, []).append(e.seat)
+def _servant_on_muse(state: State, event: ServantOnMuse) -> None:
+    take_servant(state.p[event.seat])
+    state.muse_servants.setdefault(event.muse, []).append(event.seat)
 
 
-def _muse_hired(s: State, e: MuseHired) -> None:
-    muse = e.muse
-    for other in s.muse_servants.pop(muse, []):
-        return_servant(s.p[other])
-    s.muses = [None if m == muse else m for m in s.muses]
-    s.p[e.seat].assistants.append(muse)
+def _muse_hired(state: State, event: MuseHired) -> None:
+    muse = event.muse
+    for other in state.muse_servants.pop(muse, []):
+        return_servant(state.p[other])
+    state.muses = [None if m == muse else m for m in state.muses]
+    state.p[event.seat].assistants.append(muse)
 
 
-def _muse_revealed(s: State, e: MuseRevealed) -> None:
-    s.muse_stack.remove(e.muse)
-    for i, m in enumerate(s.muses):
+def _muse_revealed(state: State, event: MuseRevealed) -> None:
+    state.muse_stack.remove(event.muse)
+    for i, m in enumerate(state.muses):
         if m is None:
-            s.muses[i] = e.muse
+            state.muses[i] = event.muse
             break
 
 
-def _travelled(s: State, e: Travelled) -> None:
-    take_servant(s.p[e.seat])
-    s.p[e.seat].cities.append(e.city)
+def _travelled(state: State, event: Travelled) -> None:
+    take_servant(state.p[event.seat])
+    state.p[event.seat].cities.append(event.city)
 
 
-def _fair_moved(s: State, e: FairMoved) -> None:
-    s.p[e.seat].fair = e.to
+def _fair_moved(state: State, event: FairMoved) -> None:
+    state.p[event.seat].fair = event.to
 
 
-def _spirits_tile_taken(s: State, e: SpiritsTileTaken) -> None:
-    s.spirits_supply -= 1
-    s.p[e.seat].spirits_tiles += 1
+def _spirits_tile_taken(state: State, event: SpiritsTileTaken) -> None:
+    state.spirits_supply -= 1
+    state.p[event.seat].spirits_tiles += 1
 
 
-def _spirits_tile_used(s: State, e: SpiritsTileUsed) -> None:
-    s.spirits_supply += 1
-    s.p[e.seat].spirits_tiles -= 1
+def _spirits_tile_used(state: State, event: SpiritsTileUsed) -> None:
+    state.spirits_supply += 1
+    state.p[event.seat].spirits_tiles -= 1
 
 
-def _boat_servant_placed(s: State, e: BoatServantPlaced) -> None:
-    take_servant(s.p[e.seat])
-    _boat_add(s, s.boats[e.boat], e.seat)
+def _boat_servant_placed(state: State, event: BoatServantPlaced) -> None:
+    take_servant(state.p[event.seat])
+    _boat_add(state, state.boats[event.boat], event.seat)
 
 
-def _boat_servant_moved(s: State, e: BoatServantMoved) -> None:
-    seat = e.seat
-    for space in s.boats[e.from_boat].spaces:
+def _boat_servant_moved(state: State, event: BoatServantMoved) -> None:
+    seat = event.seat
+    for space in state.boats[event.from_boat].spaces:
         if space[0] == seat:
             space[1] -= 1
             if space[1] == 0:
                 space[0] = -1
             break
-    _boat_add(s, s.boats[e.to_boat], seat)
+    _boat_add(state, state.boats[event.to_boat], seat)
 
 
-def _boats_slid(s: State, e: BoatsSlid) -> None:
-    s.upkeep_boat = s.river[-1]
-    s.river = [-1, *s.river[:-1]]
+def _boats_slid(state: State, event: BoatsSlid) -> None:
+    state.upkeep_boat = state.river[-1]
+    state.river = [-1, *state.river[:-1]]
 
 
-def _trend_chosen(s: State, e: TrendChosen) -> None:
-    s.trend_track.append(e.trend)
-    boat = s.boats[s.upkeep_boat]
+def _trend_chosen(state: State, event: TrendChosen) -> None:
+    state.trend_track.append(event.trend)
+    boat = state.boats[state.upkeep_boat]
     for seat, count in boat.spaces:
         if seat >= 0:
-            return_servant(s.p[seat], count)
+            return_servant(state.p[seat], count)
     boat.spaces = [[-1, 0] for _ in range(BOAT_SPACES)]
     boat.trends = []
-    if s.round < 6 and s.goals:
-        boat.goal = s.goals.pop()
-        s.river[0] = s.upkeep_boat
-    s.upkeep_boat = -1
+    if state.round < 6 and state.goals:
+        boat.goal = state.goals.pop()
+        state.river[0] = state.upkeep_boat
+    state.upkeep_boat = -1
 
 
-def _assistant_activated(s: State, e: AssistantActivated) -> None:
-    if e.income:
-        s.p[e.seat].income_used.append(e.assistant)
+def _assistant_activated(state: State, event: AssistantActivated) -> None:
+    if event.income:
+        state.p[event.seat].income_used.append(event.assistant)
 
 
-def _novel_income_activated(s: State, e: NovelIncomeActivated) -> None:
-    s.p[e.seat].income_used.append(e.portfolio)
+def _novel_income_activated(state: State, event: NovelIncomeActivated) -> None:
+    state.p[event.seat].income_used.append(event.portfolio)
 
 
-def _servant_income_taken(s: State, e: ServantIncomeTaken) -> None:
-    s.p[e.seat].income_used.append(e.district)
+def _servant_income_taken(state: State, event: ServantIncomeTaken) -> None:
+    state.p[event.seat].income_used.append(event.district)
 
 
-def _action_tile_swapped(s: State, e: ActionTileSwapped) -> None:
-    tile, slot = e.tile, e.slot
-    p = s.p[e.seat]
-    area = p.used if tile in p.used else p.drafted
+def _action_tile_swapped(state: State, event: ActionTileSwapped) -> None:
+    tile, slot = event.tile, event.slot
+    player = state.p[event.seat]
+    area = player.used if tile in player.used else player.drafted
     area.remove(tile)
     if slot < 0:
-        p.track.append(tile)
+        player.track.append(tile)
     else:
-        area.append(p.track[slot])
-        p.track[slot] = tile
+        area.append(player.track[slot])
+        player.track[slot] = tile
 
 
-def _action_tile_drafted(s: State, e: ActionTileDrafted) -> None:
-    s.upkeep_tiles.remove(e.tile)
-    p = s.p[e.seat]
-    p.drafted.append(e.tile)
-    p.acquired += 1
-    if s.draft_queue:
-        s.draft_queue.pop(0)
+def _action_tile_drafted(state: State, event: ActionTileDrafted) -> None:
+    state.upkeep_tiles.remove(event.tile)
+    player = state.p[event.seat]
+    player.drafted.append(event.tile)
+    player.acquired += 1
+    if state.draft_queue:
+        state.draft_queue.pop(0)
 
 
-def _scholars_recovered(s: State, e: ScholarsRecovered) -> None:
-    for key in s.tracks:
-        s.tracks[key] = []
-    for p in s.p:
+def _scholars_recovered(state: State, event: ScholarsRecovered) -> None:
+    for key in state.tracks:
+        state.tracks[key] = []
+    for p in state.p:
         p.scholars = 3
-    s.draft_queue = []
+    state.draft_queue = []
 
 
-def _upkeep_tiles_refilled(s: State, e: UpkeepTilesRefilled) -> None:
-    s.upkeep_tiles = list(e.tiles)
+def _upkeep_tiles_refilled(state: State, event: UpkeepTilesRefilled) -> None:
+    state.upkeep_tiles = list(event.tiles)
 
 
-def _public_scored(s: State, e: PublicScored) -> None:
-    for seat, v in enumerate(e.vp):
-        s.p[seat].vp += v
+def _public_scored(state: State, event: PublicScored) -> None:
+    for seat, v in enumerate(event.vp):
+        state.p[seat].vp += v
 
 
-def _bag_refilled(s: State, e: BagRefilled) -> None:
-    p = s.p[e.seat]
-    p.bag = sorted(p.bag + p.track + p.used + p.drafted)
-    p.track, p.used, p.drafted = [], [], []
+def _bag_refilled(state: State, event: BagRefilled) -> None:
+    player = state.p[event.seat]
+    player.bag = sorted(player.bag + player.track + player.used + player.drafted)
+    player.track, player.used, player.drafted = [], [], []
 
 
-def _age2_stack_formed(s: State, e: Age2StackFormed) -> None:
-    s.stack = list(e.stack)
-    s.bottom = []
-    s.age2_formed = True
+def _age2_stack_formed(state: State, event: Age2StackFormed) -> None:
+    state.stack = list(event.stack)
+    state.bottom = []
+    state.age2_formed = True
 
 
-def _age2_swapped(s: State, e: Age2Swapped) -> None:
-    s.display = []
-    s.bottom = []
-    s.stack = list(e.stack)
-    s.portfolio_age = 2
-    s.age2_formed = True
+def _age2_swapped(state: State, event: Age2Swapped) -> None:
+    state.display = []
+    state.bottom = []
+    state.stack = list(event.stack)
+    state.portfolio_age = 2
+    state.age2_formed = True
 
 
-def _pointer_rotated(s: State, e: PointerRotated) -> None:
-    s.pointer = e.pointer
+def _pointer_rotated(state: State, event: PointerRotated) -> None:
+    state.pointer = event.pointer
 
 
-def _turn_order_adjusted(s: State, e: TurnOrderAdjusted) -> None:
-    s.order = list(e.order)
-    s.next_order = []
-    for p in s.p:
+def _turn_order_adjusted(state: State, event: TurnOrderAdjusted) -> None:
+    state.order = list(event.order)
+    state.next_order = []
+    for p in state.p:
         p.society_visited = False
 
 
-def _spirit_consumed(s: State, e: SpiritConsumed) -> None:
-    s.p[e.seat].spirit -= e.amount
+def _spirit_consumed(state: State, event: SpiritConsumed) -> None:
+    state.p[event.seat].spirit -= event.amount
 
 
-def _phase_began(s: State, e: PhaseBegan) -> None:
-    phase = e.phase
-    s.phase = phase
-    s.round = e.round
+def _phase_began(state: State, event: PhaseBegan) -> None:
+    phase = event.phase
+    state.phase = phase
+    state.round = event.round
     if phase == "actions":
-        s.turn_pos = 0
+        state.turn_pos = 0
     elif phase == "income":
-        s.income_pos = 0
-        for p in s.p:
+        state.income_pos = 0
+        for p in state.p:
             p.income_used = []
     elif phase == "drafting":
-        s.draft_queue = list(e.queue)
+        state.draft_queue = list(event.queue)
     elif phase == "mandatory":
-        s.mandatory = list(e.queue)
+        state.mandatory = list(event.queue)
 
 
-def _income_began(s: State, e: IncomeBegan) -> None:
-    s.income_pos += 1
+def _income_began(state: State, event: IncomeBegan) -> None:
+    state.income_pos += 1
 
 
-def _starting_portfolio_chosen(s: State, e: StartingPortfolioChosen) -> None:
-    s.offer.remove(e.portfolio)
-    s.p[e.seat].unpublished.append(e.portfolio)
+def _starting_portfolio_chosen(state: State, event: StartingPortfolioChosen) -> None:
+    state.offer.remove(event.portfolio)
+    state.p[event.seat].unpublished.append(event.portfolio)
 
 
-def _display_formed(s: State, e: DisplayFormed) -> None:
-    s.display = s.offer
-    s.offer = []
+def _display_formed(state: State, event: DisplayFormed) -> None:
+    state.display = state.offer
+    state.offer = []
 
 
-def _final_scored(s: State, e: FinalScored) -> None:
-    breakdown = e.breakdown
-    s.final = [dict(b) for b in breakdown]
+def _final_scored(state: State, event: FinalScored) -> None:
+    breakdown = event.breakdown
+    state.final = [dict(b) for b in breakdown]
     for seat, b in enumerate(breakdown):
-        s.p[seat].vp += sum(v for k, v in b.items() if k != "before")
-    s.finished = True
-    s.phase = "end"
+        state.p[seat].vp += sum(v for k, v in b.items() if k != "before")
+    state.finished = True
+    state.phase = "end"
 
 
-def _game_set_up(s: State, e: GameSetUp) -> None:
-    s.rules_version = e.rules_version
-    s.players = e.players
-    s.chapter = e.chapter
-    s.districts = list(e.districts)
-    s.order = list(e.order)
-    s.p = [
+def _game_set_up(state: State, event: GameSetUp) -> None:
+    state.rules_version = event.rules_version
+    state.players = event.players
+    state.chapter = event.chapter
+    state.districts = list(event.districts)
+    state.order = list(event.order)
+    state.p = [
         new_player(
             coins=START_COINS,
             spirit=START_SPIRIT,
@@ -436,91 +436,95 @@ def _game_set_up(s: State, e: GameSetUp) -> None:
             bag=sorted(STARTING_TILES),
             fair=FAIR_START,
         )
-        for _ in range(e.players)
+        for _ in range(event.players)
     ]
-    s.tracks = {d: [] for d in e.districts}
-    s.tracks[REST] = []
-    s.shops = list(e.shops)
-    s.pointer = e.pointer
-    s.travel = dict(e.travel)
-    s.displays = {d: [[k, -1] for k in kinds] for d, kinds in e.displays.items()}
-    s.display_supply = dict.fromkeys(IDEAS, DISPLAY_TILES_PER_TYPE)
-    for kinds in e.displays.values():
+    state.tracks = {d: [] for d in event.districts}
+    state.tracks[REST] = []
+    state.shops = list(event.shops)
+    state.pointer = event.pointer
+    state.travel = dict(event.travel)
+    state.displays = {d: [[k, -1] for k in kinds] for d, kinds in event.displays.items()}
+    state.display_supply = dict.fromkeys(IDEAS, DISPLAY_TILES_PER_TYPE)
+    for kinds in event.displays.values():
         for k in kinds:
-            s.display_supply[k] -= 1
-    s.muses = list(e.muses) + [None] * (MUSE_DISPLAY - len(e.muses))
-    s.muse_stack = sorted(e.muse_stack)
-    s.muse_servants = {}
-    s.upkeep_tiles = list(e.upkeep_tiles)
-    s.goals = list(e.goals)
-    s.boats = [Boat(trends=list(t), spaces=[[-1, 0] for _ in range(BOAT_SPACES)]) for t in e.boat_trends]
-    s.river = list(range(len(s.boats)))
-    s.stack = sorted(e.portfolio_stack)
-    s.spirits_supply = 6
+            state.display_supply[k] -= 1
+    state.muses = list(event.muses) + [None] * (MUSE_DISPLAY - len(event.muses))
+    state.muse_stack = sorted(event.muse_stack)
+    state.muse_servants = {}
+    state.upkeep_tiles = list(event.upkeep_tiles)
+    state.goals = list(event.goals)
+    state.boats = [
+        Boat(trends=list(t), spaces=[[-1, 0] for _ in range(BOAT_SPACES)]) for t in event.boat_trends
+    ]
+    state.river = list(range(len(state.boats)))
+    state.stack = sorted(event.portfolio_stack)
+    state.spirits_supply = 6
 
 
-def _configured(s: State, e: Configured) -> None:
-    s.config = e.cfg
-    for colour in range(len(s.p), e.colours):
-        if colour == e.cfg.bot:  # the Bot: 12 starting tiles in its bag, 0 Coins and 0 Ideas
-            s.p.append(
+def _configured(state: State, event: Configured) -> None:
+    state.config = event.cfg
+    for colour in range(len(state.p), event.colours):
+        if colour == event.cfg.bot:  # the Bot: 12 starting tiles in its bag, 0 Coins and 0 Ideas
+            state.p.append(
                 new_player(
                     coins=0, spirit=START_SPIRIT, ideas=dict.fromkeys(IDEAS, 0), bag=sorted(STARTING_TILES)
                 )
             )
         else:  # a vassal colour: only Scholars and Servants
-            s.p.append(new_player(coins=0, spirit=START_SPIRIT, ideas=dict.fromkeys(IDEAS, 0), acquired=0))
-    s.talent_offer = list(e.talent_offer)
-    s.charm = e.charm
-    s.charm_column = list(e.charm_column)
-    s.tile_pool = list(e.tile_pool)
+            state.p.append(
+                new_player(coins=0, spirit=START_SPIRIT, ideas=dict.fromkeys(IDEAS, 0), acquired=0)
+            )
+    state.talent_offer = list(event.talent_offer)
+    state.charm = event.charm
+    state.charm_column = list(event.charm_column)
+    state.tile_pool = list(event.tile_pool)
 
 
-def _talent_chosen(s: State, e: TalentChosen) -> None:
-    talent = e.talent
-    p = s.p[e.seat]
-    p.talent = talent
-    if talent in s.talent_offer:
-        s.talent_offer.remove(talent)
+def _talent_chosen(state: State, event: TalentChosen) -> None:
+    talent = event.talent
+    player = state.p[event.seat]
+    player.talent = talent
+    if talent in state.talent_offer:
+        state.talent_offer.remove(talent)
     if talent == "A12":  # Ma Xianglan: 9 Coins instead of 3, 3 Ideas of each type instead of 1
-        p.coins += 6
+        player.coins += 6
         for i in IDEAS:
-            p.ideas[i] += 2
+            player.ideas[i] += 2
 
 
-def _muses_formed(s: State, e: MusesFormed) -> None:
-    s.muses = list(e.muses) + [None] * (MUSE_DISPLAY - len(e.muses))
-    s.muse_stack = sorted(e.muse_stack)
-    s.talent_offer = []
+def _muses_formed(state: State, event: MusesFormed) -> None:
+    state.muses = list(event.muses) + [None] * (MUSE_DISPLAY - len(event.muses))
+    state.muse_stack = sorted(event.muse_stack)
+    state.talent_offer = []
 
 
-def _degree_earned(s: State, e: DegreeEarned) -> None:
-    s.p[e.seat].degree = e.degree
+def _degree_earned(state: State, event: DegreeEarned) -> None:
+    state.p[event.seat].degree = event.degree
 
 
-def _portfolio_discarded(s: State, e: PortfolioDiscarded) -> None:
-    s.p[e.seat].unpublished.remove(e.portfolio)
+def _portfolio_discarded(state: State, event: PortfolioDiscarded) -> None:
+    state.p[event.seat].unpublished.remove(event.portfolio)
 
 
-def _charm_replaced(s: State, e: CharmReplaced) -> None:
-    s.charm = e.charm
-    if s.charm_column:
-        s.charm_column.pop()
+def _charm_replaced(state: State, event: CharmReplaced) -> None:
+    state.charm = event.charm
+    if state.charm_column:
+        state.charm_column.pop()
 
 
-def _tile_pool_set(s: State, e: TilePoolSet) -> None:
-    s.tile_pool = list(e.pool)
+def _tile_pool_set(state: State, event: TilePoolSet) -> None:
+    state.tile_pool = list(event.pool)
 
 
-def _bot_tile_drawn(s: State, e: BotTileDrawn) -> None:
-    p = s.p[e.seat]
-    p.bag.remove(e.tile)
-    p.used.append(e.tile)
+def _bot_tile_drawn(state: State, event: BotTileDrawn) -> None:
+    player = state.p[event.seat]
+    player.bag.remove(event.tile)
+    player.used.append(event.tile)
 
 
-def _bot_muse_hired(s: State, e: BotMuseHired) -> None:
-    s.muse_stack.remove(e.muse)
-    s.p[e.seat].assistants.append(e.muse)
+def _bot_muse_hired(state: State, event: BotMuseHired) -> None:
+    state.muse_stack.remove(event.muse)
+    state.p[event.seat].assistants.append(event.muse)
 
 
 HANDLERS: dict[type, Handler] = {

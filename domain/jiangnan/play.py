@@ -41,19 +41,19 @@ def refusal(code: str, message: str, rule: str) -> RuleViolation:
     return RuleViolation(code, message, rule=rule)
 
 
-def never(s: State, seat: int, f: Frame) -> bool:
+def never(state: State, seat: int, frame: Frame) -> bool:
     """A decision that must be taken (a ``Pass`` only when nothing else can be done)."""
     return False
 
 
-def always(s: State, seat: int, f: Frame) -> bool:
+def always(state: State, seat: int, frame: Frame) -> bool:
     """A decision that may always be declined ("you may")."""
     return True
 
 
 def optional_from(*args: str) -> Callable[[State, int, Frame], bool]:
     """Optional ("you may") when the step was opened by one of *args* (``Frame.arg``: a Shop...)."""
-    return lambda s, seat, f: f.arg in args
+    return lambda state, seat, frame: frame.arg in args
 
 
 class Step(NamedTuple):
@@ -76,7 +76,7 @@ class Step(NamedTuple):
 
 
 # --- Bonus Icons, Idea Tiles, the Spirit Level Track --------------------------------------------
-def gain(c: Play, seat: int, tokens: dict[str, int] | Iterable[str], why: str) -> None:
+def gain(scratch: Play, seat: int, tokens: dict[str, int] | Iterable[str], why: str) -> None:
     """Gain (or pay, with negative counts) Coins, VP, Spirit and Ideas; bonus icons that are no
     resource are ignored.  Spirit Level Track: "It cannot go above 6 or below 0"."""
     if isinstance(tokens, dict):
@@ -85,8 +85,8 @@ def gain(c: Play, seat: int, tokens: dict[str, int] | Iterable[str], why: str) -
         counts = {}
         for t in tokens:
             counts[t] = counts.get(t, 0) + 1
-    p = c.state.p[seat]
-    spirit = max(0, min(C.SPIRIT_MAX, p.spirit + counts.get("spirit", 0))) - p.spirit
+    player = scratch.state.p[seat]
+    spirit = max(0, min(C.SPIRIT_MAX, player.spirit + counts.get("spirit", 0))) - player.spirit
     delta = {
         "coins": counts.get("coin", 0),
         "vp": counts.get("vp", 0),
@@ -96,7 +96,7 @@ def gain(c: Play, seat: int, tokens: dict[str, int] | Iterable[str], why: str) -
         "painting": counts.get("painting", 0),
     }
     if any(delta.values()):
-        c.emit(ResourcesChanged(seat=seat, why=why, **delta))
+        scratch.emit(ResourcesChanged(seat=seat, why=why, **delta))
 
 
 def idea_refusal(*ideas: str) -> RuleViolation | None:
@@ -108,9 +108,9 @@ def bad_idea() -> RuleViolation:
     return refusal("bad_idea", "choose Idea types among drama, novel and painting", "Idea Tiles")
 
 
-def draw_tile(c: Play, seat: int) -> None:
+def draw_tile(scratch: Play, seat: int) -> None:
     """Player Turn 4: draw 1 Action Tile from the bag into the rightmost empty space, seen by its
     owner only ("The contents of your draw bag is hidden information")."""
-    p = c.state.p[seat]
-    if p.bag and len(p.track) < C.TRACK_SIZE:
-        c.emit(ActionTileDrawn(seat=seat, tile=c.rng.choice(p.bag)))
+    player = scratch.state.p[seat]
+    if player.bag and len(player.track) < C.TRACK_SIZE:
+        scratch.emit(ActionTileDrawn(seat=seat, tile=scratch.rng.choice(player.bag)))

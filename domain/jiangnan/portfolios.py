@@ -12,10 +12,10 @@ from .table import power
 
 
 # --- the rules ----------------------------------------------------------------------------------
-def displayed_refusal(s: State, *pids: str) -> RuleViolation | None:
+def displayed_refusal(state: State, *pids: str) -> RuleViolation | None:
     """Society 3, Bonus Icons "Gain 1 Portfolio": only face-up tiles of the Society display (the
     same message whatever the tile is, so no refusal tells what the stack holds)."""
-    return None if all(pid in s.display for pid in pids) else not_displayed()
+    return None if all(pid in state.display for pid in pids) else not_displayed()
 
 
 def not_displayed() -> RuleViolation:
@@ -24,65 +24,67 @@ def not_displayed() -> RuleViolation:
     )
 
 
-def publish_refusal(s: State, seat: int, pid: str, rule: str = "Publish a Portfolio") -> RuleViolation | None:
+def publish_refusal(
+    state: State, seat: int, pid: str, rule: str = "Publish a Portfolio"
+) -> RuleViolation | None:
     """Publish a Portfolio: one of your unpublished Portfolios, paying its cost in Ideas of its type."""
-    p = s.p[seat]
-    if pid not in p.unpublished:
+    player = state.p[seat]
+    if pid not in player.unpublished:
         return refusal("not_your_portfolio", "you have no such unpublished Portfolio", rule)
     d = C.PORTFOLIOS[pid]
-    if p.ideas[d["type"]] < d["cost"]:
+    if player.ideas[d["type"]] < d["cost"]:
         return refusal("insufficient_ideas", "you cannot pay the Ideas cost", rule)
     return None
 
 
 # --- the effects --------------------------------------------------------------------------------
-def replenish_display(c: Play) -> None:
+def replenish_display(scratch: Play) -> None:
     """Society 4-5: refill the 4 spaces from the stack; an exhausted Age 1 stack before the Round 3
     swap is replaced by the Age 2 tiles; after that, no more tiles."""
-    s = c.state
-    while len(s.display) < 4:
-        if not s.stack and not s.bottom:
-            if s.portfolio_age == 1 and not s.age2_formed:
-                c.emit(Age2StackFormed(stack=C.portfolios_of_age(2)))
+    state = scratch.state
+    while len(state.display) < 4:
+        if not state.stack and not state.bottom:
+            if state.portfolio_age == 1 and not state.age2_formed:
+                scratch.emit(Age2StackFormed(stack=C.portfolios_of_age(2)))
             else:
                 return
-        pool = s.stack if s.stack else s.bottom[0]
-        c.emit(PortfolioRevealed(portfolio=c.rng.choice(pool)))
+        pool = state.stack if state.stack else state.bottom[0]
+        scratch.emit(PortfolioRevealed(portfolio=scratch.rng.choice(pool)))
 
 
-def draw_from_stack(c: Play) -> str | None:
+def draw_from_stack(scratch: Play) -> str | None:
     """The top Portfolio Tile of the stack (random: the stack is unordered), refreshed tiles last
     ("discard them facedown ... to the bottom"); Shop B6, Assistant B18 and the Bot draw this way."""
-    s = c.state
-    if not s.stack and not s.bottom:
-        if s.portfolio_age == 1 and not s.age2_formed:
-            c.emit(Age2StackFormed(stack=C.portfolios_of_age(2)))
+    state = scratch.state
+    if not state.stack and not state.bottom:
+        if state.portfolio_age == 1 and not state.age2_formed:
+            scratch.emit(Age2StackFormed(stack=C.portfolios_of_age(2)))
         else:
             return None
-    pool = s.stack if s.stack else s.bottom[0]
-    return c.rng.choice(pool)
+    pool = state.stack if state.stack else state.bottom[0]
+    return scratch.rng.choice(pool)
 
 
-def take_displayed(c: Play, seat: int, pid: str) -> None:
+def take_displayed(scratch: Play, seat: int, pid: str) -> None:
     """Take a face-up Portfolio Tile, then replenish the display (Society 4)."""
-    c.emit(PortfolioTaken(seat=seat, portfolio=pid))
-    replenish_display(c)
+    scratch.emit(PortfolioTaken(seat=seat, portfolio=pid))
+    replenish_display(scratch)
 
 
-def publish(c: Play, seat: int, pid: str, where: str) -> None:
+def publish(scratch: Play, seat: int, pid: str, where: str) -> None:
     """Publish a Portfolio: pay its Ideas cost, gain its payout; in the Teahouse or Tavern a
     matching Display Tile slides onto the Display Track with one of your Servants."""
     d = C.PORTFOLIOS[pid]
-    gain(c, seat, {d["type"]: -d["cost"]}, "publishing cost")
-    c.emit(PortfolioPublished(seat=seat, portfolio=pid, where=where))
+    gain(scratch, seat, {d["type"]: -d["cost"]}, "publishing cost")
+    scratch.emit(PortfolioPublished(seat=seat, portfolio=pid, where=where))
     payout = d["payout"]
-    talent = power(c.state, seat)
+    talent = power(scratch.state, seat)
     if talent == "acclaim":  # A04/A09: double payout
         payout = {k: 2 * v for k, v in payout.items()}
-    gain(c, seat, payout, "publishing payout")
-    if c.state.phase == "income" and d["income"].get("coin"):
+    gain(scratch, seat, payout, "publishing payout")
+    if scratch.state.phase == "income" and d["income"].get("coin"):
         # Upkeep 1a: a Drama published during its owner's Personal Income pays its Coins at once.
         x = 2 if talent == "royalty" else 1  # A06/A08: double income
-        gain(c, seat, {"coin": x * d["income"]["coin"]}, "drama income")
-    if where in ("teahouse", "tavern") and c.state.display_supply[d["type"]] > 0:
-        c.emit(DisplayTileAdded(district=where, kind=d["type"], seat=seat))
+        gain(scratch, seat, {"coin": x * d["income"]["coin"]}, "drama income")
+    if where in ("teahouse", "tavern") and scratch.state.display_supply[d["type"]] > 0:
+        scratch.emit(DisplayTileAdded(district=where, kind=d["type"], seat=seat))

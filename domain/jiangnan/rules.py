@@ -69,37 +69,37 @@ def setup(options: JiangnanOptions, rng: Rng, rules_version: str = RULES_VERSION
     return c.events
 
 
-def advance(c: Play) -> None:
+def advance(scratch: Play) -> None:
     """Run automatic steps and phases until a decision is needed or the game is over."""
-    s = c.state
-    while not s.finished:
-        if s.steps:
-            top = s.steps[-1]
+    state = scratch.state
+    while not state.finished:
+        if state.steps:
+            top = state.steps[-1]
             auto = AUTO.get(top.kind)
             if auto is None:
                 return
-            auto(c, top)
+            auto(scratch, top)
         else:
-            PHASES[s.phase](c)
+            PHASES[state.phase](scratch)
 
 
 # --- the rule of the Spirits Tile, an answer to any step ---------------------------------------------
-def _spirits_refusal(s: State, seat: int) -> RuleViolation | None:
+def _spirits_refusal(state: State, seat: int) -> RuleViolation | None:
     """Spirit Level Track / Shop A5: discard a Spirits Tile "anytime" for +3 Spirit (assumed: while
     you are to act, and not at Spirit 6, where it would do nothing)."""
-    p = s.p[seat]
-    if p.spirits_tiles == 0:
+    player = state.p[seat]
+    if player.spirits_tiles == 0:
         return refusal("no_spirits_tile", "you have no Spirits Tile", "Spirit Level Track")
-    if p.spirit >= C.SPIRIT_MAX:
+    if player.spirit >= C.SPIRIT_MAX:
         return refusal("spirit_full", "your Spirit Level is already 6", "Spirit Level Track")
     return None
 
 
-def _use_spirits_tile(c: Play, seat: int, f: Frame) -> None:
-    c.emit(SpiritsTileUsed(seat=seat))
-    gain(c, seat, {"spirit": 3}, "spirits tile")
-    if f.kind == "mandatory_rest" and c.state.p[seat].spirit > 0:  # the Mandatory Rest is prevented
-        c.end_step()
+def _use_spirits_tile(scratch: Play, seat: int, frame: Frame) -> None:
+    scratch.emit(SpiritsTileUsed(seat=seat))
+    gain(scratch, seat, {"spirit": 3}, "spirits tile")
+    if frame.kind == "mandatory_rest" and scratch.state.p[seat].spirit > 0:  # the Mandatory Rest is prevented
+        scratch.end_step()
 
 
 # --- what is legal, and why not --------------------------------------------------------------------
@@ -107,12 +107,12 @@ def legal_moves(state: State, seat: int) -> list[Command]:
     """Every answer to the pending step that its rule accepts, plus a Spirits Tile."""
     if state.finished or not state.steps:
         return []
-    f = state.steps[-1]
-    if f.seat != seat:
+    frame = state.steps[-1]
+    if frame.seat != seat:
         return []
-    step = STEPS[f.kind]
-    moves = [m for m in step.candidates(state, seat, f) if step.check(state, seat, f, m) is None]
-    if Pass in step.answers and (not moves or step.optional(state, seat, f)):
+    step = STEPS[frame.kind]
+    moves = [m for m in step.candidates(state, seat, frame) if step.check(state, seat, frame, m) is None]
+    if Pass in step.answers and (not moves or step.optional(state, seat, frame)):
         moves.append(Pass())
     if _spirits_refusal(state, seat) is None:
         moves.append(UseSpiritsTile())
@@ -127,17 +127,17 @@ def why_not(state: State, seat: int, command: Command) -> RuleViolation | None:
         return NotYourTurn(rule="Gameplay")
     if isinstance(command, UseSpiritsTile):
         return _spirits_refusal(state, seat)
-    f = state.steps[-1]
-    step = STEPS[f.kind]
+    frame = state.steps[-1]
+    step = STEPS[frame.kind]
     if not isinstance(command, step.answers):
-        return refusal("not_now", f"that is not a decision of the current step ({f.kind})", "Gameplay")
+        return refusal("not_now", f"that is not a decision of the current step ({frame.kind})", "Gameplay")
     if isinstance(command, Pass):  # "you may": optional, or nothing else can be done
-        if step.optional(state, seat, f):
+        if step.optional(state, seat, frame):
             return None
-        if any(step.check(state, seat, f, m) is None for m in step.candidates(state, seat, f)):
+        if any(step.check(state, seat, frame, m) is None for m in step.candidates(state, seat, frame)):
             return refusal("not_optional", "this action is not optional", step.rule)
         return None
-    return step.check(state, seat, f, command)
+    return step.check(state, seat, frame, command)
 
 
 def _normalize(command: Command) -> Command:
@@ -157,13 +157,13 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     violation = why_not(state, seat, command)
     if violation is not None:
         raise violation
-    c = Play(state, rng)
-    f = c.state.steps[-1]
+    scratch = Play(state, rng)
+    frame = scratch.state.steps[-1]
     if isinstance(command, UseSpiritsTile):
-        _use_spirits_tile(c, seat, f)
+        _use_spirits_tile(scratch, seat, frame)
     elif isinstance(command, Pass):
-        c.end_step()
+        scratch.end_step()
     else:
-        STEPS[f.kind].play(c, seat, f, command)
-    advance(c)
-    return c.events
+        STEPS[frame.kind].play(scratch, seat, frame, command)
+    advance(scratch)
+    return scratch.events

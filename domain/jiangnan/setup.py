@@ -77,8 +77,8 @@ def opening(options: JiangnanOptions, rng: Rng, rules_version: str = RULES_VERSI
     count = (C.DRAFT_TILES if upkeep == "A" else C.DRAFT_TILES_B)[n]
     pool = C.tile_pool([1, 2] if cfg.mixed_ages else [1], advanced)
     upkeep_tiles = rng.sample(pool, min(count, len(pool)))
-    c = Play(initial(options), rng)
-    c.emit(
+    scratch = Play(initial(options), rng)
+    scratch.emit(
         GameSetUp(
             players=n,
             chapter=options.chapter,
@@ -106,7 +106,7 @@ def opening(options: JiangnanOptions, rng: Rng, rules_version: str = RULES_VERSI
         )
         charms = rng.shuffled(list(C.CHARMS)) if cfg.charm else []
         rest = [t for t in pool if t not in upkeep_tiles] if cfg.mixed_ages else []
-        c.emit(
+        scratch.emit(
             Configured(
                 cfg=cfg,
                 colours=2 * n if n == 2 else n + (1 if n == 1 else 0),  # vassal colours / the Bot
@@ -118,20 +118,20 @@ def opening(options: JiangnanOptions, rng: Rng, rules_version: str = RULES_VERSI
         )
     for seat in range(n):
         for _ in range(C.TRACK_SIZE):
-            draw_tile(c, seat)
+            draw_tile(scratch, seat)
     for _ in range(4 + n):
-        c.emit(PortfolioRevealed(portfolio=rng.choice(c.state.stack), to="offer"))
+        scratch.emit(PortfolioRevealed(portfolio=rng.choice(scratch.state.stack), to="offer"))
     if cfg.bot >= 0:  # Solo: a random starting Portfolio for the Bot, published at the start
-        pid = rng.choice(c.state.stack)
-        c.emit(
+        pid = rng.choice(scratch.state.stack)
+        scratch.emit(
             PortfolioTaken(seat=cfg.bot, portfolio=pid, source="stack"),
             PortfolioPublished(seat=cfg.bot, portfolio=pid, where="start"),
         )
         degree = {"nightmare": 1, "inferno": 2}.get(cfg.difficulty, 0)  # an Imperial Degree Tile
         if degree:
-            c.emit(DegreeEarned(seat=cfg.bot, degree=degree))
-    c.emit(PhaseBegan(phase="start", round=0))
-    return c
+            scratch.emit(DegreeEarned(seat=cfg.bot, degree=degree))
+    scratch.emit(PhaseBegan(phase="start", round=0))
+    return scratch
 
 
 def _boat_trends(rng: Rng) -> list[list[str]]:
@@ -162,56 +162,56 @@ def _flips(tiles: list[Any], faces: list[int], shown: list[list[str]]) -> list[l
 
 
 # --- setup steps 13-14: starting Portfolios, then the Talent draft -----------------------------------
-def phase_start(c: Play) -> None:
+def phase_start(scratch: Play) -> None:
     """Each player keeps 1 of the 4 + N revealed Portfolios (assumed: in reverse turn order); then
     the Talent draft in reverse player order (Chapters 2-6); the advanced drafts form the Muse stack
     from the characters not taken as Talents; the rest of the offer becomes the Society display."""
-    s = c.state
-    for seat in reversed(s.order):
-        if seat < s.players and not s.p[seat].unpublished:
-            c.push("pick_start", seat)
+    state = scratch.state
+    for seat in reversed(state.order):
+        if seat < state.players and not state.p[seat].unpublished:
+            scratch.push("pick_start", seat)
             return
-    if s.talent_offer:
-        for seat in reversed(s.order):
-            if seat < s.players and s.p[seat].talent is None:
-                c.push("pick_talent", seat)
+    if state.talent_offer:
+        for seat in reversed(state.order):
+            if seat < state.players and state.p[seat].talent is None:
+                scratch.push("pick_talent", seat)
                 return
-    if s.cfg.talents in ("advanced", "characters") and not any(s.muses):
-        taken = {p.talent for p in s.p if p.talent}
-        pool = ["B" + t[1:] for t in C.TALENT_POOLS[s.cfg.talents] if t not in taken]
-        muses = c.rng.sample(pool, C.MUSE_DISPLAY)
-        c.emit(MusesFormed(muses=muses, muse_stack=sorted(m for m in pool if m not in muses)))
-    c.emit(DisplayFormed(), PhaseBegan(phase="actions", round=1))
+    if state.cfg.talents in ("advanced", "characters") and not any(state.muses):
+        taken = {p.talent for p in state.p if p.talent}
+        pool = ["B" + t[1:] for t in C.TALENT_POOLS[state.cfg.talents] if t not in taken]
+        muses = scratch.rng.sample(pool, C.MUSE_DISPLAY)
+        scratch.emit(MusesFormed(muses=muses, muse_stack=sorted(m for m in pool if m not in muses)))
+    scratch.emit(DisplayFormed(), PhaseBegan(phase="actions", round=1))
 
 
-def _pick_start_candidates(s: State, seat: int, f: Frame) -> list[Any]:
-    return [ChooseStartingPortfolio(portfolio=pid) for pid in s.offer]
+def _pick_start_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
+    return [ChooseStartingPortfolio(portfolio=pid) for pid in state.offer]
 
 
-def _pick_start_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | None:
-    if cmd.portfolio in s.offer:
+def _pick_start_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+    if cmd.portfolio in state.offer:
         return None
     return refusal("illegal_move", "choose one of the revealed starting Portfolio Tiles", "Game Setup")
 
 
-def _pick_start_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
-    c.end_step()
-    c.emit(StartingPortfolioChosen(seat=seat, portfolio=cmd.portfolio))
+def _pick_start_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
+    scratch.end_step()
+    scratch.emit(StartingPortfolioChosen(seat=seat, portfolio=cmd.portfolio))
 
 
-def _pick_talent_candidates(s: State, seat: int, f: Frame) -> list[Any]:
-    return [ChooseTalent(talent=t) for t in s.talent_offer]
+def _pick_talent_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
+    return [ChooseTalent(talent=t) for t in state.talent_offer]
 
 
-def _pick_talent_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | None:
-    if cmd.talent in s.talent_offer:
+def _pick_talent_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+    if cmd.talent in state.talent_offer:
         return None
     return refusal("talent_not_available", "that Talent is not in the draft", "Talent Draft")
 
 
-def _pick_talent_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
-    c.end_step()
-    c.emit(TalentChosen(seat=seat, talent=cmd.talent))
+def _pick_talent_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
+    scratch.end_step()
+    scratch.emit(TalentChosen(seat=seat, talent=cmd.talent))
 
 
 STEPS = {

@@ -29,35 +29,35 @@ from .table import IDEA_PAIRS, can_take_exam, cost, power
 
 
 # --- Society 2-3 ---------------------------------------------------------------------------------
-def _society_candidates(s: State, seat: int, f: Frame) -> list[Any]:
+def _society_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     moves: list[Any] = [RefreshPortfolios()]
-    moves += [TakePortfolios(portfolios=sorted(pair)) for pair in combinations(s.display, 2)]
-    moves += [TakePortfolioAndIdea(portfolio=pid, idea=i) for pid in s.display for i in C.IDEAS]
+    moves += [TakePortfolios(portfolios=sorted(pair)) for pair in combinations(state.display, 2)]
+    moves += [TakePortfolioAndIdea(portfolio=pid, idea=i) for pid in state.display for i in C.IDEAS]
     moves += [TakeIdeas(ideas=pair) for pair in IDEA_PAIRS]
     return [*moves, TakeExam()]
 
 
-def _society_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | None:
-    p = s.p[seat]
+def _society_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+    player = state.p[seat]
     match cmd:
         case RefreshPortfolios():  # Society 2: pay 1 Coin, once per turn
-            if p.refreshed:
+            if player.refreshed:
                 return refusal("already_refreshed", "you may refresh only once per turn", "Society")
-            if p.coins < cost(s, seat, 1):
+            if player.coins < cost(state, seat, 1):
                 return refusal("insufficient_coins", "refreshing costs 1 Coin", "Society")
-            if not s.display:
+            if not state.display:
                 return refusal("illegal_move", "there are no Portfolio Tiles on display", "Society")
             return None
         case TakePortfolios(portfolios=pids):  # 3a: any 2 face-up Portfolio Tiles
             if len(pids) != 2 or pids[0] == pids[1]:
                 return not_displayed()
-            return displayed_refusal(s, *pids)
+            return displayed_refusal(state, *pids)
         case TakePortfolioAndIdea(portfolio=pid, idea=idea):  # 3b: 1 face-up tile and 1 Idea
-            return displayed_refusal(s, pid) or idea_refusal(idea)
+            return displayed_refusal(state, pid) or idea_refusal(idea)
         case TakeIdeas(ideas=ideas):  # 3c: 2 Idea Tiles of any type(s)
             return idea_refusal(*ideas) if len(ideas) == 2 else bad_idea()
         case TakeExam():  # 3d: the Imperial Exam (side B)
-            if s.cfg.exam and can_take_exam(s, seat):
+            if state.cfg.exam and can_take_exam(state, seat):
                 return None
             return refusal(
                 "cannot_take_exam",
@@ -67,88 +67,88 @@ def _society_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | N
     return None
 
 
-def _society_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
-    s = c.state
+def _society_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
+    state = scratch.state
     if isinstance(cmd, RefreshPortfolios):  # the display goes to the bottom of the stack, 4 new tiles
-        gain(c, seat, {"coin": -cost(s, seat, 1)}, "refresh")
-        c.emit(PortfoliosRefreshed(seat=seat, returned=list(s.display), paid=True))
-        replenish_display(c)
+        gain(scratch, seat, {"coin": -cost(state, seat, 1)}, "refresh")
+        scratch.emit(PortfoliosRefreshed(seat=seat, returned=list(state.display), paid=True))
+        replenish_display(scratch)
         return
-    c.end_step()
-    if power(s, seat) == "charming":  # A13/A15: 1 more Portfolio or Idea Tile
-        c.push("society_extra", seat)
+    scratch.end_step()
+    if power(state, seat) == "charming":  # A13/A15: 1 more Portfolio or Idea Tile
+        scratch.push("society_extra", seat)
     match cmd:
         case TakePortfolios(portfolios=pids):
             for pid in pids:
-                c.emit(PortfolioTaken(seat=seat, portfolio=pid))
-            replenish_display(c)
+                scratch.emit(PortfolioTaken(seat=seat, portfolio=pid))
+            replenish_display(scratch)
         case TakePortfolioAndIdea(portfolio=pid, idea=idea):
-            c.emit(PortfolioTaken(seat=seat, portfolio=pid))
-            gain(c, seat, [idea], "society")
-            replenish_display(c)
+            scratch.emit(PortfolioTaken(seat=seat, portfolio=pid))
+            gain(scratch, seat, [idea], "society")
+            replenish_display(scratch)
         case TakeIdeas(ideas=ideas):
-            gain(c, seat, ideas, "society")
+            gain(scratch, seat, ideas, "society")
         case TakeExam():  # Juren (2 Portfolios + 6 Ideas) / Gongshi (3 + 9): discard and pay one at a time
-            p = s.p[seat]
-            exam = C.EXAMS[p.degree + 1]
-            c.emit(DegreeEarned(seat=seat, degree=p.degree + 1))
-            c.push("exam_ideas", seat, "", exam["ideas"])
-            c.push("exam_portfolios", seat, "", exam["portfolios"])
+            player = state.p[seat]
+            exam = C.EXAMS[player.degree + 1]
+            scratch.emit(DegreeEarned(seat=seat, degree=player.degree + 1))
+            scratch.push("exam_ideas", seat, "", exam["ideas"])
+            scratch.push("exam_portfolios", seat, "", exam["portfolios"])
 
 
 # --- A13/A15: at the Society, 1 more Portfolio or Idea Tile ----------------------------------------
-def _extra_candidates(s: State, seat: int, f: Frame) -> list[Any]:
-    portfolios: list[Any] = [TakePortfolio(portfolio=pid) for pid in s.display]
+def _extra_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
+    portfolios: list[Any] = [TakePortfolio(portfolio=pid) for pid in state.display]
     return portfolios + [TakeIdea(idea=i) for i in C.IDEAS]
 
 
-def _extra_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | None:
+def _extra_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
     if isinstance(cmd, TakePortfolio):
-        return displayed_refusal(s, cmd.portfolio)
+        return displayed_refusal(state, cmd.portfolio)
     return idea_refusal(cmd.idea)
 
 
-def _extra_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
-    c.end_step()
+def _extra_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
+    scratch.end_step()
     if isinstance(cmd, TakePortfolio):
-        take_displayed(c, seat, cmd.portfolio)
+        take_displayed(scratch, seat, cmd.portfolio)
     else:
-        gain(c, seat, [cmd.idea], "idea")
+        gain(scratch, seat, [cmd.idea], "idea")
 
 
 # --- Imperial Exam: discard the unpublished Portfolio Tiles, then pay the Idea Tiles ----------------
-def _exam_portfolios_candidates(s: State, seat: int, f: Frame) -> list[Any]:
-    return [DiscardPortfolio(portfolio=pid) for pid in sorted(set(s.p[seat].unpublished))]
+def _exam_portfolios_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
+    return [DiscardPortfolio(portfolio=pid) for pid in sorted(set(state.p[seat].unpublished))]
 
 
-def _exam_portfolios_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | None:
-    if cmd.portfolio in s.p[seat].unpublished:
+def _exam_portfolios_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+    if cmd.portfolio in state.p[seat].unpublished:
         return None
     return refusal("not_your_portfolio", "choose an unpublished Portfolio of yours", "Imperial Exam")
 
 
-def _exam_portfolios_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
-    c.end_step()
-    c.emit(PortfolioDiscarded(seat=seat, portfolio=cmd.portfolio))  # removed from the game
-    if f.n > 1:
-        c.push(f.kind, seat, f.arg, f.n - 1)
+def _exam_portfolios_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
+    scratch.end_step()
+    scratch.emit(PortfolioDiscarded(seat=seat, portfolio=cmd.portfolio))  # removed from the game
+    if frame.n > 1:
+        scratch.push(frame.kind, seat, frame.arg, frame.n - 1)
 
 
-def _exam_ideas_candidates(s: State, seat: int, f: Frame) -> list[Any]:
+def _exam_ideas_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [PayIdea(idea=i) for i in C.IDEAS]
 
 
-def _exam_ideas_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | None:
-    if cmd.idea in C.IDEAS and s.p[seat].ideas[cmd.idea] > 0:
+def _exam_ideas_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+    if cmd.idea in C.IDEAS and state.p[seat].ideas[cmd.idea] > 0:
         return None
     return refusal("insufficient_ideas", "you have no Idea of that type", "Imperial Exam")
 
 
-def _exam_ideas_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
-    c.end_step()
-    gain(c, seat, {cmd.idea: -1}, "imperial exam")
-    if f.n > 1:
-        c.push(f.kind, seat, f.arg, f.n - 1)
+def _exam_ideas_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
+    scratch.end_step()
+    gain(scratch, seat, {cmd.idea: -1}, "imperial exam")
+    if frame.n > 1:
+        scratch.push(frame.kind, seat, frame.arg, frame.n - 1)
 
 
 STEPS = {

@@ -107,15 +107,15 @@ DISTRICT_WEIGHT = {
 class Me:
     __slots__ = ("assistants", "cities", "coins", "ideas", "published", "spirit", "unpublished", "vp")
 
-    def __init__(self, p: JiangnanPlayerView) -> None:
-        self.coins = p.coins
-        self.vp = p.vp
-        self.spirit = p.spirit
-        self.ideas = {t: p.ideas.get(t, 0) for t in TYPES}
-        self.unpublished = list(p.unpublished)
-        self.published = list(p.published)
-        self.assistants = list(p.assistants)
-        self.cities = list(p.cities)
+    def __init__(self, player: JiangnanPlayerView) -> None:
+        self.coins = player.coins
+        self.vp = player.vp
+        self.spirit = player.spirit
+        self.ideas = {t: player.ideas.get(t, 0) for t in TYPES}
+        self.unpublished = list(player.unpublished)
+        self.published = list(player.published)
+        self.assistants = list(player.assistants)
+        self.cities = list(player.cities)
 
     def copy(self) -> Me:
         other = Me.__new__(Me)
@@ -160,11 +160,11 @@ class Ctx:
     # -- Public Scoring --------------------------------------------------------------------------
     def trend_boats(self) -> list[tuple[int, int]]:
         """(boat, round it is resolved) for the Boats still showing two Scoring Trends."""
-        v = self.v
-        first = self.round if v.phase in ("setup", "start", "actions", "income") else self.round + 1
+        view = self.v
+        first = self.round if view.phase in ("setup", "start", "actions", "income") else self.round + 1
         out = []
         for k, b in enumerate(
-            b for b in reversed(v.board.river) if b >= 0 and len(v.board.boats[b].trends) == 2
+            b for b in reversed(view.board.river) if b >= 0 and len(view.board.boats[b].trends) == 2
         ):
             out.append((b, first + k))
         return out
@@ -341,8 +341,10 @@ def goal_item_value(cx: Ctx, me: Me, kind: str) -> float:
 
 
 def _goals_in_play(cx: Ctx) -> list[str]:
-    b = cx.v.board
-    return ([goal for x in b.river if x >= 0 and (goal := b.boats[x].goal)] + list(b.goal_column))[:5]
+    board = cx.v.board
+    return (
+        [goal for x in board.river if x >= 0 and (goal := board.boats[x].goal)] + list(board.goal_column)
+    )[:5]
 
 
 def published_value(cx: Ctx, me: Me, pid: str, where: str = "") -> float:
@@ -434,7 +436,7 @@ def hold_value(cx: Ctx, me: Me, pid: str) -> float:
 def best_ideas(cx: Ctx, me: Me, n: int, apply: bool = True) -> tuple[float, list[str]]:
     total, chosen = 0.0, []
     for _ in range(n):
-        kind = max(TYPES, key=lambda t: (idea_value(cx, me, t), -me.ideas[t]))
+        kind = max(TYPES, key=lambda idea: (idea_value(cx, me, idea), -me.ideas[idea]))
         total += gain_value(cx, me, [kind], apply=True) if apply else idea_value(cx, me, kind)
         chosen.append(kind)
     return total, chosen
@@ -560,7 +562,7 @@ def best_city(cx: Ctx, me: Me, how: str) -> float:
 
 # --- Temple Fair and its Shops --------------------------------------------------------------------
 def shop_value(cx: Ctx, me: Me, shop: str, visit: bool = True) -> float:
-    b = cx.v.board
+    board = cx.v.board
     m = me.copy()
     if shop == "A1":  # an Idea, then publish
         v = best_ideas(cx, m, 1)[0]
@@ -572,11 +574,13 @@ def shop_value(cx: Ctx, me: Me, shop: str, visit: bool = True) -> float:
     if shop == "A4":
         if me.coins < 1:
             return 0.0
-        return max(0.0, max((boat_value(cx, x) for x in b.river if x >= 0), default=0.0) - coin_value(cx, me))
+        return max(
+            0.0, max((boat_value(cx, x) for x in board.river if x >= 0), default=0.0) - coin_value(cx, me)
+        )
     if shop == "A5":
-        return 1.0 if b.spirits_supply > 0 else 0.0
+        return 1.0 if board.spirits_supply > 0 else 0.0
     if shop == "A6":
-        return max(0.0, max((hold_value(cx, me, pid) for pid in b.portfolio_display), default=0.0)) + 0.3
+        return max(0.0, max((hold_value(cx, me, pid) for pid in board.portfolio_display), default=0.0)) + 0.3
     if shop == "B1":
         if me.coins < 1:
             return 0.0
@@ -623,9 +627,9 @@ def best_fair(cx: Ctx, me: Me) -> float:
 
 # --- Resolve Boats and Scoring Goals ---------------------------------------------------------------
 def _owner(cx: Ctx, colour: int) -> int:
-    v = cx.v
-    if v.board.config.vassals and colour >= v.players:
-        return colour - v.players
+    view = cx.v
+    if view.board.config.vassals and colour >= view.players:
+        return colour - view.players
     return colour
 
 
@@ -693,17 +697,17 @@ def _place(mine: int, others: list[int]) -> int:
 
 
 def district_boat_value(cx: Ctx, district: str) -> float:
-    b = cx.v.board
-    if district not in b.districts:
+    board = cx.v.board
+    if district not in board.districts:
         return 0.0
-    boat = b.river[b.districts.index(district)]
+    boat = board.river[board.districts.index(district)]
     return boat_value(cx, boat, district) if boat >= 0 else 0.0
 
 
 # --- Player Turn: choose a district ---------------------------------------------------------------
 def district_value(cx: Ctx, me: Me, district: str) -> float:
     """Player Turn 3: the district's action, priced after the Discard Bonus (``me``)."""
-    b = cx.v.board
+    board = cx.v.board
     m = me.copy()
     price = 0 if cx.power == "frugal" else C.DISTRICT_COST.get(district, 0)
     value = -price * coin_value(cx, m)
@@ -714,20 +718,20 @@ def district_value(cx: Ctx, me: Me, district: str) -> float:
         return value + society_options(cx, m)
     if district in ("teahouse", "tavern"):
         patron = 2 if cx.power == "patron" else 1
-        servants = sum(1 for _, o in b.display_tracks.get(district, []) if o == cx.seat) * patron
+        servants = sum(1 for _, o in board.display_tracks.get(district, []) if o == cx.seat) * patron
         if district == "teahouse":
             value += servants * coin_value(cx, m)
             m.coins += servants
         else:
             value += gain_value(cx, m, ["spirit"]) + servants
-        inspire = gain_value(cx, m.copy(), [str(k) for k, _ in b.display_tracks.get(district, [])])
+        inspire = gain_value(cx, m.copy(), [str(k) for k, _ in board.display_tracks.get(district, [])])
         return value + max(inspire, best_publish(cx, m, district)[0])
     if district == "parlour":
         value += gain_value(cx, m, ["spirit"])
         return value + best_muse(cx, m, bonus=True)
     if district == "travel":
         best = best_city(cx, m, "district")
-        if b.config.artisans:
+        if board.config.artisans:
             for pid in m.unpublished:
                 g = publish_gain(cx, m, pid)
                 if g is not None:
@@ -755,7 +759,7 @@ def turn_value(cx: Ctx, cmd: VisitDistrict | Rest) -> float:
     if rest:
         if variant:
             value += max(discard_value(cx, me.copy(), t) for t in rest)
-            chosen = max(rest, key=lambda t: discard_value(cx, me.copy(), t))
+            chosen = max(rest, key=lambda tile: discard_value(cx, me.copy(), tile))
             discard_value(cx, me, chosen)
         else:
             value += discard_value(cx, me, rest[0])
@@ -768,22 +772,23 @@ def turn_value(cx: Ctx, cmd: VisitDistrict | Rest) -> float:
 
 
 # --- Upkeep ----------------------------------------------------------------------------------------
-def activation_value(cx: Ctx, a: str) -> float:
+def activation_value(cx: Ctx, assistant: str) -> float:
     me = cx.me.copy()
-    b = cx.v.board
-    teahouse = sum(1 for _, o in b.display_tracks.get("teahouse", []) if o == cx.seat)
-    tavern = sum(1 for _, o in b.display_tracks.get("tavern", []) if o == cx.seat)
+    board = cx.v.board
+    teahouse = sum(1 for _, o in board.display_tracks.get("teahouse", []) if o == cx.seat)
+    tavern = sum(1 for _, o in board.display_tracks.get("tavern", []) if o == cx.seat)
     table = {
         "B01": lambda: spirit_utility(cx, me, me.spirit + 2) - spirit_utility(cx, me, me.spirit),
         "B02": lambda: (1 + teahouse) * coin_value(cx, me),
         "B03": lambda: (
-            max((shop_value(cx, me, s, visit=False) for s in b.pointed_shops), default=0) - coin_value(cx, me)
+            max((shop_value(cx, me, s, visit=False) for s in board.pointed_shops), default=0)
+            - coin_value(cx, me)
         ),
         "B04": lambda: idea_value(cx, me, "painting"),
         "B05": lambda: 0.5,
         "B06": lambda: best_ideas(cx, me, 1, apply=False)[0],
         "B07": lambda: (
-            max((boat_value(cx, x) for x in b.river if x >= 0), default=0) - 2 * coin_value(cx, me)
+            max((boat_value(cx, x) for x in board.river if x >= 0), default=0) - 2 * coin_value(cx, me)
         ),
         "B08": lambda: 0.3,
         "B09": lambda: idea_value(cx, me, "drama"),
@@ -795,13 +800,13 @@ def activation_value(cx: Ctx, a: str) -> float:
         "B15": lambda: best_muse(cx, me, bonus=False) - coin_value(cx, me),
         "B16": lambda: idea_value(cx, me, "novel"),
         "B17": lambda: (
-            max((hold_value(cx, me, p) for p in b.portfolio_display), default=0) - coin_value(cx, me)
+            max((hold_value(cx, me, p) for p in board.portfolio_display), default=0) - coin_value(cx, me)
         ),
         "B18": lambda: 1.0 if cx.turns_left > 3 and len(me.unpublished) < 3 else -0.5,
         "B19": lambda: 2.0,
         "B20": lambda: best_publish(cx, me)[0] - 2 * coin_value(cx, me),
     }
-    f = table.get(a)
+    f = table.get(assistant)
     return f() if f else 0.0
 
 
@@ -839,8 +844,8 @@ def _spirits_tile_now(cx: Ctx) -> bool:
 
 
 def score(cx: Ctx, cmd: Command) -> float:
-    v, me = cx.v, cx.me
-    step = v.step
+    view, me = cx.v, cx.me
+    step = view.step
     kind = step.kind if step else ""
     match cmd:
         case VisitDistrict() | Rest() if kind in ("turn", "mandatory_rest"):
@@ -858,10 +863,10 @@ def score(cx: Ctx, cmd: Command) -> float:
             tile = cx.p.track[slot]
             return discard_value(cx, me.copy(), tile) - 0.5 * tile_keep_value(cx, tile)
         case SendVassal(district=d):
-            full = len(v.board.scholar_tracks.get(d, [])) >= C.SCHOLAR_SPACES
+            full = len(view.board.scholar_tracks.get(d, [])) >= C.SCHOLAR_SPACES
             return 0.0 if full else district_boat_value(cx, d)
         case RefreshPortfolios():
-            display = v.board.portfolio_display
+            display = view.board.portfolio_display
             best = max((hold_value(cx, me, pid) for pid in display), default=-1.0)
             if kind == "take_portfolio":
                 return 0.8 if best < 1.0 else -1.0
@@ -893,7 +898,7 @@ def score(cx: Ctx, cmd: Command) -> float:
             publish_gain(cx, m, pid, apply=True)
             return g + max((city_value(cx, m, c, "artisan") for c in reachable(m)), default=0.0)
         case DrawInspiration():
-            track = v.board.display_tracks.get(step.arg if step else "teahouse", [])
+            track = view.board.display_tracks.get(step.arg if step else "teahouse", [])
             return gain_value(cx, me.copy(), [str(k) for k, _ in track])
         case PlaceServant(muse=muse):
             return muse_value(cx, me, muse, bonus=bool(step and step.arg == "parlour"))

@@ -15,10 +15,10 @@ IDEA_PAIRS = [list(pair) for pair in combinations_with_replacement(C.IDEAS, 2)]
 """Every choice of 2 Idea Tiles of any type(s), sorted (Society 3c, Assistant B08)."""
 
 
-def since(s: State, rules_version: str) -> bool:
+def since(state: State, rules_version: str) -> bool:
     """Whether the game was set up under *rules_version* or later (``State.rules_version``): a rule fixed
     in that version applies, a game set up before keeps the rule it started with."""
-    return _number(s.rules_version) >= _number(rules_version)
+    return _number(state.rules_version) >= _number(rules_version)
 
 
 def _number(rules_version: str) -> int:
@@ -33,30 +33,30 @@ def to_act(state: State) -> list[int]:
 
 
 # --- players ----------------------------------------------------------------------------------
-def power(s: State, seat: int) -> str | None:
+def power(state: State, seat: int) -> str | None:
     """List of Talent Powers: the player's power, if any (a plain Chapter 1 game has no Talents)."""
-    t = s.p[seat].talent
+    t = state.p[seat].talent
     return C.TALENT_POWER.get(t) if t else None
 
 
-def cost(s: State, seat: int, coins: int) -> int:
+def cost(state: State, seat: int, coins: int) -> int:
     """A district action's cost in Coins (Kou Baimen, A10: pay 0 Coins instead)."""
-    return 0 if power(s, seat) == "frugal" else coins
+    return 0 if power(state, seat) == "frugal" else coins
 
 
-def owner(s: State, colour: int) -> int:
+def owner(state: State, colour: int) -> int:
     """The player a colour counts for (2-Player Rules: a vassal counts for its main colour)."""
-    return colour - s.players if s.cfg.vassals and colour >= s.players else colour
+    return colour - state.players if state.cfg.vassals and colour >= state.players else colour
 
 
-def scorers(s: State) -> int:
+def scorers(state: State) -> int:
     """Colours that score VP: the seats, plus the solo Bot."""
-    return s.players + (1 if s.cfg.bot >= 0 else 0)
+    return state.players + (1 if state.cfg.bot >= 0 else 0)
 
 
-def level(s: State) -> int:
+def level(state: State) -> int:
     """Solo Bot Rules, Difficulty Settings: 0 Easy ... 6 Inferno."""
-    return C.DIFFICULTIES.index(s.cfg.difficulty)
+    return C.DIFFICULTIES.index(state.cfg.difficulty)
 
 
 def coins_in(tokens: list[str]) -> int:
@@ -64,55 +64,59 @@ def coins_in(tokens: list[str]) -> int:
     return sum(1 for t in tokens if t == "coin")
 
 
-def affordable(s: State, seat: int) -> list[str]:
+def affordable(state: State, seat: int) -> list[str]:
     """Publish a Portfolio: unpublished Portfolios whose Ideas cost (of their type) you can pay."""
-    p = s.p[seat]
-    return [pid for pid in p.unpublished if p.ideas[C.PORTFOLIOS[pid]["type"]] >= C.PORTFOLIOS[pid]["cost"]]
+    player = state.p[seat]
+    return [
+        pid
+        for pid in player.unpublished
+        if player.ideas[C.PORTFOLIOS[pid]["type"]] >= C.PORTFOLIOS[pid]["cost"]
+    ]
 
 
-def can_take_exam(s: State, seat: int) -> bool:
+def can_take_exam(state: State, seat: int) -> bool:
     """Imperial Exam: Juren without a degree, Gongshi as a Juren; enough Portfolios and Ideas."""
-    p = s.p[seat]
-    exam = C.EXAMS.get(p.degree + 1)
+    player = state.p[seat]
+    exam = C.EXAMS.get(player.degree + 1)
     return (
         exam is not None
-        and len(p.unpublished) >= exam["portfolios"]
-        and sum(p.ideas.values()) >= exam["ideas"]
+        and len(player.unpublished) >= exam["portfolios"]
+        and sum(player.ideas.values()) >= exam["ideas"]
     )
 
 
-def metric(s: State, seat: int, kind: str) -> int:
+def metric(state: State, seat: int, kind: str) -> int:
     """What a Scoring Trend / Scoring Goal counts for a player."""
-    p = s.p[seat]
+    player = state.p[seat]
     if kind in ("drama", "novel", "painting"):
         # Imperial Degree: counts as 1 (Juren) or 2 (Gongshi) published Portfolios of each type.
-        return sum(1 for pid in p.published if C.PORTFOLIOS[pid]["type"] == kind) + p.degree
+        return sum(1 for pid in player.published if C.PORTFOLIOS[pid]["type"] == kind) + player.degree
     if kind == "gold":
-        return p.coins // 5
+        return player.coins // 5
     if kind == "assistant":
-        return len(p.assistants)
+        return len(player.assistants)
     if kind == "scenery":
-        return sum(C.CITY_SCENERY[city] for city in p.cities)
+        return sum(C.CITY_SCENERY[city] for city in player.cities)
     if kind == "spirit":
-        return p.spirit
+        return player.spirit
     if kind == "most_type":
-        return max(metric(s, seat, k) for k in ("drama", "novel", "painting"))
+        return max(metric(state, seat, k) for k in ("drama", "novel", "painting"))
     if kind == "least_type":
-        return min(metric(s, seat, k) for k in ("drama", "novel", "painting"))
+        return min(metric(state, seat, k) for k in ("drama", "novel", "painting"))
     if kind == "published":
-        return sum(metric(s, seat, k) for k in ("drama", "novel", "painting"))
+        return sum(metric(state, seat, k) for k in ("drama", "novel", "painting"))
     return 0
 
 
 # --- the boards -------------------------------------------------------------------------------
-def servants_on_display(s: State, district: str, seat: int) -> int:
+def servants_on_display(state: State, district: str, seat: int) -> int:
     """Teahouse 1 / Tavern 3 / Upkeep 1: your Servants on the district's Display Track."""
-    return sum(1 for _, owner in s.displays[district] if owner == seat)
+    return sum(1 for _, owner in state.displays[district] if owner == seat)
 
 
-def reachable_cities(s: State, seat: int) -> list[str]:
+def reachable_cities(state: State, seat: int) -> list[str]:
     """Travel: a city not travelled to before, next to Jinling or to a city travelled to."""
-    mine = s.p[seat].cities
+    mine = state.p[seat].cities
     return [
         city
         for city in C.CITIES
@@ -120,70 +124,72 @@ def reachable_cities(s: State, seat: int) -> list[str]:
     ]
 
 
-def muses_shown(s: State) -> list[str]:
+def muses_shown(state: State) -> list[str]:
     """Parlour: the Muse Tiles on display (a hired Muse's space is refilled from the stack)."""
-    return [m for m in s.muses if m is not None]
+    return [m for m in state.muses if m is not None]
 
 
-def stack_available(s: State) -> bool:
+def stack_available(state: State) -> bool:
     """Society 5: a Portfolio can still be drawn (an exhausted Age 1 stack gives the Age 2 one)."""
-    return bool(s.stack or s.bottom or (s.portfolio_age == 1 and not s.age2_formed))
+    return bool(state.stack or state.bottom or (state.portfolio_age == 1 and not state.age2_formed))
 
 
-def pointed(s: State) -> list[int]:
+def pointed(state: State) -> list[int]:
     """Temple Fair spaces the Special Action Pointer points to (side B/C: two Shops)."""
-    return [(s.pointer + k) % C.FAIR_SPACES for k in C.POINTER_OFFSETS[s.cfg.pointer]]
+    return [(state.pointer + k) % C.FAIR_SPACES for k in C.POINTER_OFFSETS[state.cfg.pointer]]
 
 
-def charm_met(s: State, seat: int) -> bool:
+def charm_met(state: State, seat: int) -> bool:
     """Charming Scholar: the requirement of this round's Charm Tile."""
-    p = s.p[seat]
-    ch = s.charm
+    player = state.p[seat]
+    ch = state.charm
     if ch == "A":
-        return servants_on_display(s, "teahouse", seat) > 0
+        return servants_on_display(state, "teahouse", seat) > 0
     if ch == "B":
-        return servants_on_display(s, "tavern", seat) > 0
+        return servants_on_display(state, "tavern", seat) > 0
     if ch == "C":
-        boat = s.river[s.districts.index("parlour")]
-        return boat >= 0 and any(sp[0] == seat for sp in s.boats[boat].spaces)
+        boat = state.river[state.districts.index("parlour")]
+        return boat >= 0 and any(sp[0] == seat for sp in state.boats[boat].spaces)
     if ch == "D":
-        return p.fair in pointed(s)
+        return player.fair in pointed(state)
     if ch == "E":
-        return bool(p.cities)
+        return bool(player.cities)
     if ch == "F":
-        return len(p.unpublished) >= 2
+        return len(player.unpublished) >= 2
     return False
 
 
 # --- boats ------------------------------------------------------------------------------------
-def river_boats(s: State) -> list[int]:
+def river_boats(state: State) -> list[int]:
     """Boat Tiles on the Long River Boards (below the districts)."""
-    return [b for b in s.river if b >= 0]
+    return [b for b in state.river if b >= 0]
 
 
-def my_boats(s: State, seat: int) -> list[int]:
+def my_boats(state: State, seat: int) -> list[int]:
     """Boat Tiles on the river with a Servant of yours (Shop B4, Assistant B14)."""
-    return [b for b in river_boats(s) if any(sp[0] == seat for sp in s.boats[b].spaces)]
+    return [b for b in river_boats(state) if any(sp[0] == seat for sp in state.boats[b].spaces)]
 
 
-def boat_ranking(s: State, boat: int) -> list[int]:
+def boat_ranking(state: State, boat: int) -> list[int]:
     """Resolve Boats: players by most Servants; ties go to the Servants further right (placed
     earlier).  2-Player Rules: a vassal's Servants count for its main colour (and win its ties
     from the rightmost space); Talents A07/A14 win ties."""
     counts: dict[int, int] = {}
     first: dict[int, int] = {}
-    for index, (colour, count) in enumerate(s.boats[boat].spaces):
+    for index, (colour, count) in enumerate(state.boats[boat].spaces):
         if colour >= 0 and count > 0:
-            o = owner(s, colour)
+            o = owner(state, colour)
             counts[o] = counts.get(o, 0) + count
             first.setdefault(o, index)
-    return sorted(counts, key=lambda o: (-counts[o], 0 if power(s, o) == "captain" else 1, first[o]))
+    return sorted(
+        counts, key=lambda seat: (-counts[seat], 0 if power(state, seat) == "captain" else 1, first[seat])
+    )
 
 
-def boat_servants(s: State, boat: int, seat: int | None = None) -> int:
+def boat_servants(state: State, boat: int, seat: int | None = None) -> int:
     """Servants on a boat (of one player, vassal included, or of everybody)."""
     return sum(
         count
-        for colour, count in s.boats[boat].spaces
-        if colour >= 0 and (seat is None or owner(s, colour) == seat)
+        for colour, count in state.boats[boat].spaces
+        if colour >= 0 and (seat is None or owner(state, colour) == seat)
     )

@@ -21,143 +21,143 @@ from .vassals import place_vassal
 
 
 # --- the Action Phase -----------------------------------------------------------------------------
-def phase_actions(c: Play) -> None:
+def phase_actions(scratch: Play) -> None:
     """In Turn Order, a turn each until everyone has taken 3 turns or has no unused Scholar (a
     Mandatory Rest skips the 3rd); Player Turn 5, Next Player.  The solo Bot plays its turns here."""
-    s = c.state
-    n = len(s.order)
-    for pos in range(s.turn_pos, 3 * n):
-        seat = s.order[pos % n]
-        p = s.p[seat]
-        if seat == s.cfg.bot:
-            if p.scholars > 0 and p.bag:
-                c.emit(TurnBegan(seat=seat, pos=pos))
-                bot_turn(c, seat)
+    state = scratch.state
+    n = len(state.order)
+    for pos in range(state.turn_pos, 3 * n):
+        seat = state.order[pos % n]
+        player = state.p[seat]
+        if seat == state.cfg.bot:
+            if player.scholars > 0 and player.bag:
+                scratch.emit(TurnBegan(seat=seat, pos=pos))
+                bot_turn(scratch, seat)
             continue
-        if p.scholars > 0 and p.track:
-            c.emit(TurnBegan(seat=seat, pos=pos))
-            c.push("turn", seat)
+        if player.scholars > 0 and player.track:
+            scratch.emit(TurnBegan(seat=seat, pos=pos))
+            scratch.push("turn", seat)
             return
-    c.emit(PhaseBegan(phase="income", round=s.round))
+    scratch.emit(PhaseBegan(phase="income", round=state.round))
 
 
 # --- Player Turn 1: choose the district to visit ----------------------------------------------------
-def visit_refusal(s: State, seat: int, slot: int, district: str) -> RuleViolation | None:
+def visit_refusal(state: State, seat: int, slot: int, district: str) -> RuleViolation | None:
     """Player Turn 1: the tile in ``slot`` (0 = the rightmost) must show the district, whose Scholar
     Track must have a space and whose cost the Coins must pay, Discard Bonus included (Player Turn 2:
     "You can use the Discard Bonus to pay")."""
-    p = s.p[seat]
-    if not 0 <= slot < len(p.track):
+    player = state.p[seat]
+    if not 0 <= slot < len(player.track):
         return refusal("no_such_tile", "there is no Action Tile in that space", "Player Turn 1")
-    if district not in C.ACTION_TILES[p.track[slot]]["districts"]:
+    if district not in C.ACTION_TILES[player.track[slot]]["districts"]:
         return refusal("wrong_district", "the Action Tile does not show that district", "Player Turn 1")
-    if len(s.tracks[district]) >= C.SCHOLAR_SPACES:
+    if len(state.tracks[district]) >= C.SCHOLAR_SPACES:
         return refusal("district_full", f"you cannot visit {district} now (district_full)", "Player Turn 1")
-    rest = p.track[:slot] + p.track[slot + 1 :]
-    if s.cfg.variant and rest:  # 2P Advance Variant: any tile may be discarded
-        coins = p.coins + max(coins_in(C.ACTION_TILES[t]["bonus"]) for t in rest)
+    rest = player.track[:slot] + player.track[slot + 1 :]
+    if state.cfg.variant and rest:  # 2P Advance Variant: any tile may be discarded
+        coins = player.coins + max(coins_in(C.ACTION_TILES[t]["bonus"]) for t in rest)
     else:
-        coins = p.coins + (coins_in(C.ACTION_TILES[rest[0]]["bonus"]) if rest else 0)
-    why = payable(s, seat, district, coins)
+        coins = player.coins + (coins_in(C.ACTION_TILES[rest[0]]["bonus"]) if rest else 0)
+    why = payable(state, seat, district, coins)
     return None if why is None else refusal(why, f"you cannot visit {district} now ({why})", "Player Turn 1")
 
 
-def payable(s: State, seat: int, district: str, coins: int) -> str | None:
+def payable(state: State, seat: int, district: str, coins: int) -> str | None:
     """Why ``coins`` cannot pay the visit (None if they can): "You can not visit the Parlour, Tavern,
     or Travel districts if you do not have enough coins" (A10 Kou Baimen: any district with 0 Coins);
     the Parlour needs a Muse on display, Travel a reachable city whose cost is payable (or, side B,
     a Portfolio to publish instead)."""
-    if coins < cost(s, seat, C.DISTRICT_COST.get(district, 0)):
+    if coins < cost(state, seat, C.DISTRICT_COST.get(district, 0)):
         return "insufficient_coins"
-    if district == "parlour" and not muses_shown(s):
+    if district == "parlour" and not muses_shown(state):
         return "no_muse"
     if district == "travel":
-        cities = reachable_cities(s, seat)
+        cities = reachable_cities(state, seat)
         if not cities:
             return "no_city"
-        if min(cost(s, seat, C.CITY_COST[city]) for city in cities) > coins and not (
-            s.cfg.artisans and affordable(s, seat)
+        if min(cost(state, seat, C.CITY_COST[city]) for city in cities) > coins and not (
+            state.cfg.artisans and affordable(state, seat)
         ):
             return "insufficient_coins"
     return None
 
 
-def _turn_candidates(s: State, seat: int, f: Frame) -> list[Any]:
-    track = s.p[seat].track
+def _turn_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
+    track = state.p[seat].track
     moves: list[Any] = [
         VisitDistrict(slot=slot, district=d)
         for slot, tile in enumerate(track)
         for d in C.ACTION_TILES[tile]["districts"]
     ]
-    return moves + _rest_candidates(s, seat, f)
+    return moves + _rest_candidates(state, seat, frame)
 
 
-def _rest_candidates(s: State, seat: int, f: Frame) -> list[Any]:
-    return [Rest(slot=slot) for slot in range(len(s.p[seat].track))]
+def _rest_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
+    return [Rest(slot=slot) for slot in range(len(state.p[seat].track))]
 
 
-def _turn_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | None:
+def _turn_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
     if isinstance(cmd, VisitDistrict):
-        return visit_refusal(s, seat, cmd.slot, cmd.district)
+        return visit_refusal(state, seat, cmd.slot, cmd.district)
     # Rest: with any tile of the track, "or you do not wish to" visit (a Mandatory Rest: must)
-    if 0 <= cmd.slot < len(s.p[seat].track):
+    if 0 <= cmd.slot < len(state.p[seat].track):
         return None
     return refusal("no_such_tile", "there is no Action Tile in that space", "Rest")
 
 
-def _turn_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
+def _turn_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
     """Use the tile (Rest: without visiting), then discard (2P Advance Variant: choose which)."""
-    c.end_step()
+    scratch.end_step()
     district = cmd.district if isinstance(cmd, VisitDistrict) else C.REST
-    p = c.state.p[seat]
-    c.push("after_turn", seat)
-    c.emit(TileChosen(seat=seat, tile=p.track[cmd.slot], district=district))
-    if c.state.cfg.variant and len(p.track) > 1:
-        c.push("discard", seat, district)
+    player = scratch.state.p[seat]
+    scratch.push("after_turn", seat)
+    scratch.emit(TileChosen(seat=seat, tile=player.track[cmd.slot], district=district))
+    if scratch.state.cfg.variant and len(player.track) > 1:
+        scratch.push("discard", seat, district)
     else:
-        after_choice(c, seat, district, 0)
+        after_choice(scratch, seat, district, 0)
 
 
 # --- Player Turn 2-3: the Discard Bonus, the Scholar, the district action ---------------------------
-def after_choice(c: Play, seat: int, d: str, slot: int) -> None:
+def after_choice(scratch: Play, seat: int, district: str, slot: int) -> None:
     """Discard for the bonus, place the Scholar (then the vassal's), perform the district action
-    (``d`` may be the Rest Area: 2 Coins and 4 Spirit).  Decisions of the bonus or the vassal come
+    (``district`` may be the Rest Area: 2 Coins and 4 Spirit).  Decisions of the bonus or the vassal come
     before the district action (an automatic "district" step)."""
-    s = c.state
-    p = s.p[seat]
-    tile = p.track[slot] if p.track else None
-    if d == C.REST:
-        c.emit(ScholarPlaced(seat=seat, district=C.REST))
-        discard(c, seat, slot)
-        gain(c, seat, {"coin": 2, "spirit": 4}, "rest")
-        place_vassal(c, seat, tile)
+    state = scratch.state
+    player = state.p[seat]
+    tile = player.track[slot] if player.track else None
+    if district == C.REST:
+        scratch.emit(ScholarPlaced(seat=seat, district=C.REST))
+        discard(scratch, seat, slot)
+        gain(scratch, seat, {"coin": 2, "spirit": 4}, "rest")
+        place_vassal(scratch, seat, tile)
         return
     defer = needs_decisions(tile) or (
-        s.cfg.vassals and tile is not None and len(C.ACTION_TILES[tile]["districts"]) > 1
+        state.cfg.vassals and tile is not None and len(C.ACTION_TILES[tile]["districts"]) > 1
     )
     if defer:
-        c.push("district", seat, d)
-    discard(c, seat, slot, d in ("travel", "temple_fair"))
-    c.emit(ScholarPlaced(seat=seat, district=d))
-    place_vassal(c, seat, tile)
+        scratch.push("district", seat, district)
+    discard(scratch, seat, slot, district in ("travel", "temple_fair"))
+    scratch.emit(ScholarPlaced(seat=seat, district=district))
+    place_vassal(scratch, seat, tile)
     if not defer:
-        start_district(c, seat, d)
+        start_district(scratch, seat, district)
 
 
-def discard(c: Play, seat: int, slot: int = 0, visit: bool = False) -> None:
+def discard(scratch: Play, seat: int, slot: int = 0, visit: bool = False) -> None:
     """Player Turn 2: discard the rightmost Action Tile (2P Advance Variant: any) and gain its
     Discard Bonus (Advanced Action Tiles: a Portfolio from the Society, a Special Action)."""
-    p = c.state.p[seat]
-    if p.track:
-        tile = p.track[slot]
-        c.emit(TileDiscarded(seat=seat, tile=tile))
+    player = scratch.state.p[seat]
+    if player.track:
+        tile = player.track[slot]
+        scratch.emit(TileDiscarded(seat=seat, tile=tile))
         bonus = C.ACTION_TILES[tile]["bonus"]
-        gain(c, seat, bonus, "discard bonus")
+        gain(scratch, seat, bonus, "discard bonus")
         for icon in reversed(bonus):
-            if icon == "portfolio" and c.state.display:
-                c.push("take_portfolio", seat, "bonus")
+            if icon == "portfolio" and scratch.state.display:
+                scratch.push("take_portfolio", seat, "bonus")
             elif icon == "special":
-                start_special(c, seat, visit)
+                start_special(scratch, seat, visit)
 
 
 def needs_decisions(tile: str | None) -> bool:
@@ -166,15 +166,18 @@ def needs_decisions(tile: str | None) -> bool:
 
 
 # --- 2P Advance Variant: "you can discard any available Action Tile" ---------------------------------
-def _discard_candidates(s: State, seat: int, f: Frame) -> list[Any]:
-    return [DiscardTile(slot=slot) for slot in range(len(s.p[seat].track))]
+def _discard_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
+    return [DiscardTile(slot=slot) for slot in range(len(state.p[seat].track))]
 
 
-def _discard_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | None:
-    p = s.p[seat]
-    if 0 <= cmd.slot < len(p.track) and (
-        f.arg == C.REST
-        or payable(s, seat, f.arg, p.coins + coins_in(C.ACTION_TILES[p.track[cmd.slot]]["bonus"])) is None
+def _discard_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+    player = state.p[seat]
+    if 0 <= cmd.slot < len(player.track) and (
+        frame.arg == C.REST
+        or payable(
+            state, seat, frame.arg, player.coins + coins_in(C.ACTION_TILES[player.track[cmd.slot]]["bonus"])
+        )
+        is None
     ):
         return None
     return refusal(
@@ -182,24 +185,24 @@ def _discard_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | N
     )
 
 
-def _discard_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
-    c.end_step()
-    after_choice(c, seat, f.arg, cmd.slot)
+def _discard_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
+    scratch.end_step()
+    after_choice(scratch, seat, frame.arg, cmd.slot)
 
 
 # --- automatic steps ---------------------------------------------------------------------------------
-def _after_turn(c: Play, f: Frame) -> None:
+def _after_turn(scratch: Play, frame: Frame) -> None:
     """Player Turn 4: slide and replenish from the bag one tile at a time."""
-    p = c.state.p[f.seat]
-    while p.bag and len(p.track) < C.TRACK_SIZE:
-        draw_tile(c, f.seat)
-    c.emit(TurnEnded(seat=f.seat), StepEnded())
+    player = scratch.state.p[frame.seat]
+    while player.bag and len(player.track) < C.TRACK_SIZE:
+        draw_tile(scratch, frame.seat)
+    scratch.emit(TurnEnded(seat=frame.seat), StepEnded())
 
 
-def _district(c: Play, f: Frame) -> None:
+def _district(scratch: Play, frame: Frame) -> None:
     """Player Turn 3, once the Discard Bonus / vassal decisions are made."""
-    c.end_step()
-    start_district(c, f.seat, f.arg)
+    scratch.end_step()
+    start_district(scratch, frame.seat, frame.arg)
 
 
 AUTO: dict[str, Callable[[Play, Frame], None]] = {"after_turn": _after_turn, "district": _district}

@@ -14,38 +14,38 @@ from .play import Play, Step, refusal
 from .state import Frame, State
 
 
-def place_vassal(c: Play, seat: int, tile: str | None) -> None:
+def place_vassal(scratch: Play, seat: int, tile: str | None) -> None:
     """After the discard: the vassal's Scholar goes below the district on the discarded tile (a
     choice on two-district tiles)."""
-    if not c.state.cfg.vassals or tile is None:
+    if not scratch.state.cfg.vassals or tile is None:
         return
     districts = C.ACTION_TILES[tile]["districts"]
     if len(districts) > 1:
-        c.push("vassal", seat, tile)
+        scratch.push("vassal", seat, tile)
     else:
-        send_vassal(c, seat, districts[0])
+        send_vassal(scratch, seat, districts[0])
 
 
-def send_vassal(c: Play, seat: int, d: str) -> None:
+def send_vassal(scratch: Play, seat: int, district: str) -> None:
     """ "If the district is full, place the vassal's Scholar in the Rest Area" (the main Scholar was
     placed first, so it takes a last space)."""
-    full = len(c.state.tracks[d]) >= C.SCHOLAR_SPACES
-    c.emit(ScholarPlaced(seat=seat + c.state.players, district=C.REST if full else d))
+    full = len(scratch.state.tracks[district]) >= C.SCHOLAR_SPACES
+    scratch.emit(ScholarPlaced(seat=seat + scratch.state.players, district=C.REST if full else district))
 
 
-def _vassal_candidates(s: State, seat: int, f: Frame) -> list[Any]:
-    return [SendVassal(district=d) for d in C.ACTION_TILES[f.arg]["districts"]]
+def _vassal_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
+    return [SendVassal(district=d) for d in C.ACTION_TILES[frame.arg]["districts"]]
 
 
-def _vassal_check(s: State, seat: int, f: Frame, cmd: Any) -> RuleViolation | None:
-    if cmd.district in C.ACTION_TILES[f.arg]["districts"]:
+def _vassal_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+    if cmd.district in C.ACTION_TILES[frame.arg]["districts"]:
         return None
     return refusal("wrong_district", "the vassal goes to a district of the discarded tile", "2-Player Rules")
 
 
-def _vassal_play(c: Play, seat: int, f: Frame, cmd: Any) -> None:
-    c.end_step()
-    send_vassal(c, seat, cmd.district)
+def _vassal_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
+    scratch.end_step()
+    send_vassal(scratch, seat, cmd.district)
 
 
 STEPS = {"vassal": Step("2-Player Rules", (SendVassal,), _vassal_candidates, _vassal_check, _vassal_play)}

@@ -134,59 +134,58 @@ class JiangnanView(View, tag="jiangnan", kw_only=True):
 
 
 def view(state: State, seat: int | None) -> JiangnanView:
-    s = state
     return JiangnanView(
-        players=s.players,
-        round=s.round,
-        phase=s.phase,
-        order=list(s.order),
-        next_order=list(s.next_order),
-        to_act=to_act(s),
-        step=_step(s.steps[-1]) if s.steps else None,
+        players=state.players,
+        round=state.round,
+        phase=state.phase,
+        order=list(state.order),
+        next_order=list(state.next_order),
+        to_act=to_act(state),
+        step=_step(state.steps[-1]) if state.steps else None,
         you=seat,
-        player_boards=[_player(p, seat == i or s.finished) for i, p in enumerate(s.p)],
-        board=_board(s),
-        finished=s.finished,
-        rules_version=s.rules_version,
+        player_boards=[_player(p, seat == i or state.finished) for i, p in enumerate(state.p)],
+        board=_board(state),
+        finished=state.finished,
+        rules_version=state.rules_version,
     )
 
 
-def _player(p: Player, open_bag: bool) -> JiangnanPlayerView:
+def _player(player: Player, open_bag: bool) -> JiangnanPlayerView:
     return JiangnanPlayerView(
-        coins=p.coins,
-        vp=p.vp,
-        spirit=p.spirit,
-        ideas=dict(p.ideas),
-        bag=sorted(p.bag) if open_bag else None,
-        track=list(p.track),
-        used=list(p.used),
-        drafted=list(p.drafted),
-        discarded=list(p.discarded),
-        acquired=p.acquired,
-        scholars=p.scholars,
-        servants=p.servants,
-        proxies=p.proxies,
-        unpublished=list(p.unpublished),
-        published=list(p.published),
-        assistants=list(p.assistants),
-        cities=list(p.cities),
-        fair=p.fair,
-        spirits_tiles=p.spirits_tiles,
-        society_visited=p.society_visited,
-        refreshed=p.refreshed,
-        income_used=list(p.income_used),
-        talent=p.talent,
-        degree=p.degree,
-        bag_count=len(p.bag),
+        coins=player.coins,
+        vp=player.vp,
+        spirit=player.spirit,
+        ideas=dict(player.ideas),
+        bag=sorted(player.bag) if open_bag else None,
+        track=list(player.track),
+        used=list(player.used),
+        drafted=list(player.drafted),
+        discarded=list(player.discarded),
+        acquired=player.acquired,
+        scholars=player.scholars,
+        servants=player.servants,
+        proxies=player.proxies,
+        unpublished=list(player.unpublished),
+        published=list(player.published),
+        assistants=list(player.assistants),
+        cities=list(player.cities),
+        fair=player.fair,
+        spirits_tiles=player.spirits_tiles,
+        society_visited=player.society_visited,
+        refreshed=player.refreshed,
+        income_used=list(player.income_used),
+        talent=player.talent,
+        degree=player.degree,
+        bag_count=len(player.bag),
     )
 
 
-def _step(f: Frame) -> JiangnanStepView:
-    return JiangnanStepView(kind=f.kind, seat=f.seat, arg=f.arg, n=f.n)
+def _step(frame: Frame) -> JiangnanStepView:
+    return JiangnanStepView(kind=frame.kind, seat=frame.seat, arg=frame.arg, n=frame.n)
 
 
-def _boat(b: Boat) -> JiangnanBoatView:
-    return JiangnanBoatView(trends=list(b.trends), goal=b.goal, spaces=[list(sp) for sp in b.spaces])
+def _boat(boat: Boat) -> JiangnanBoatView:
+    return JiangnanBoatView(trends=list(boat.trends), goal=boat.goal, spaces=[list(sp) for sp in boat.spaces])
 
 
 def _config(cfg: Config) -> JiangnanConfigView:
@@ -207,37 +206,37 @@ def _config(cfg: Config) -> JiangnanConfigView:
     )
 
 
-def _board(s: State) -> JiangnanBoardView:
-    cfg = s.cfg
+def _board(state: State) -> JiangnanBoardView:
+    cfg = state.cfg
     return JiangnanBoardView(
-        districts=list(s.districts),
-        scholar_tracks={k: list(v) for k, v in s.tracks.items()},
-        portfolio_offer=list(s.offer),
-        portfolio_display=list(s.display),
-        portfolio_stack_count=len(s.stack) + sum(len(b) for b in s.bottom),
-        portfolio_age=s.portfolio_age,
-        display_tracks={d: [list(tile) for tile in track] for d, track in s.displays.items()},
-        display_supply=dict(s.display_supply),
-        shops=list(s.shops),
-        pointer=s.pointer,
-        travel_tiles=dict(s.travel),
-        muses=list(s.muses),
-        muse_servants={k: list(v) for k, v in s.muse_servants.items()},
-        muse_stack_count=len(s.muse_stack),
-        upkeep_tiles=list(s.upkeep_tiles),
-        boats=[_boat(b) for b in s.boats],
-        river=list(s.river),
-        upkeep_boat=s.upkeep_boat,
-        goal_column=list(s.goals),
-        trend_track=list(s.trend_track),
-        spirits_supply=s.spirits_supply,
-        draft_queue=list(s.draft_queue),
-        final=[dict(b) for b in s.final],
+        districts=list(state.districts),
+        scholar_tracks={k: list(v) for k, v in state.tracks.items()},
+        portfolio_offer=list(state.offer),
+        portfolio_display=list(state.display),
+        portfolio_stack_count=len(state.stack) + sum(len(b) for b in state.bottom),
+        portfolio_age=state.portfolio_age,
+        display_tracks={d: [list(tile) for tile in track] for d, track in state.displays.items()},
+        display_supply=dict(state.display_supply),
+        shops=list(state.shops),
+        pointer=state.pointer,
+        travel_tiles=dict(state.travel),
+        muses=list(state.muses),
+        muse_servants={k: list(v) for k, v in state.muse_servants.items()},
+        muse_stack_count=len(state.muse_stack),
+        upkeep_tiles=list(state.upkeep_tiles),
+        boats=[_boat(b) for b in state.boats],
+        river=list(state.river),
+        upkeep_boat=state.upkeep_boat,
+        goal_column=list(state.goals),
+        trend_track=list(state.trend_track),
+        spirits_supply=state.spirits_supply,
+        draft_queue=list(state.draft_queue),
+        final=[dict(b) for b in state.final],
         config=_config(cfg),
-        talent_offer=list(s.talent_offer),
-        charm=s.charm,
-        charm_column=list(s.charm_column),
-        pointed_shops=[s.shops[i] for i in pointed(s)] if s.shops else [],
+        talent_offer=list(state.talent_offer),
+        charm=state.charm,
+        charm_column=list(state.charm_column),
+        pointed_shops=[state.shops[i] for i in pointed(state)] if state.shops else [],
         bot=cfg.bot if cfg.bot >= 0 else None,
-        vassals={seat: seat + s.players for seat in range(s.players)} if cfg.vassals else {},
+        vassals={seat: seat + state.players for seat in range(state.players)} if cfg.vassals else {},
     )

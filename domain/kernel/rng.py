@@ -73,11 +73,11 @@ class Rng:
         self.shuffle(out)
         return out
 
-    def sample(self, items: Sequence[T], k: int) -> list[T]:
-        """*k* distinct items, in draw order."""
+    def sample(self, items: Sequence[T], count: int) -> list[T]:
+        """*count* distinct items, in draw order."""
         pool = list(items)
         out = []
-        for _ in range(k):
+        for _ in range(count):
             out.append(pool.pop(self.below(len(pool))))
         return out
 

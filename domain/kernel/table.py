@@ -271,88 +271,88 @@ def handlers(
     decoder = msgspec.msgpack.Decoder(state_type)
     encoder = msgspec.msgpack.Encoder()
 
-    def table_set_up(s: Any, e: Arranged) -> None:
-        t = _own(s)
-        t.options = e.options
-        t.timeouts = [0] * e.players
-        if e.options.clock is not None:
-            start = e.options.clock.seconds * 1000 if e.options.clock.mode == "total" else 0
-            t.clocks = [SeatClock(remaining_ms=start) for _ in range(e.players)]
+    def table_set_up(state: Any, event: Arranged) -> None:
+        table = _own(state)
+        table.options = event.options
+        table.timeouts = [0] * event.players
+        if event.options.clock is not None:
+            start = event.options.clock.seconds * 1000 if event.options.clock.mode == "total" else 0
+            table.clocks = [SeatClock(remaining_ms=start) for _ in range(event.players)]
 
-    def clock_punched(s: Any, e: ClockPunched) -> None:
-        t = _own(s)
-        clocks = t.clocks
+    def clock_punched(state: Any, event: ClockPunched) -> None:
+        table = _own(state)
+        clocks = table.clocks
         if not clocks:
             return
-        clock = t.options.clock
-        if e.seat >= 0:
-            c = clocks[e.seat]
+        clock = table.options.clock
+        if event.seat >= 0:
+            c = clocks[event.seat]
             if c.since_ms >= 0 and clock is not None and clock.mode == "total":
-                c.remaining_ms = max(0, c.remaining_ms - (e.at_ms - c.since_ms)) + clock.increment * 1000
+                c.remaining_ms = max(0, c.remaining_ms - (event.at_ms - c.since_ms)) + clock.increment * 1000
             c.since_ms = -1
-        acting = set(to_act(s)) if t.ended < 0 else set()  # the title's own to_act
+        acting = set(to_act(state)) if table.ended < 0 else set()  # the title's own to_act
         for seat, c in enumerate(clocks):
             if seat in acting:
                 if c.since_ms < 0:
-                    c.since_ms = e.at_ms
+                    c.since_ms = event.at_ms
             else:
                 c.since_ms = -1
 
-    def timed_out(s: Any, e: TimedOut) -> None:
-        t = _own(s)
-        t.timeouts[e.seat] += 1
-        if t.clocks:
-            c = t.clocks[e.seat]
-            if t.options.clock is not None and t.options.clock.mode == "total":
-                c.remaining_ms = 0
-            c.since_ms = e.at_ms  # the bot's decision begins now
+    def timed_out(state: Any, event: TimedOut) -> None:
+        table = _own(state)
+        table.timeouts[event.seat] += 1
+        if table.clocks:
+            clock = table.clocks[event.seat]
+            if table.options.clock is not None and table.options.clock.mode == "total":
+                clock.remaining_ms = 0
+            clock.since_ms = event.at_ms  # the bot's decision begins now
 
-    def seat_replaced(s: Any, e: SeatReplaced) -> None:
-        _own(s).replaced.append(Replaced(seat=e.seat, at_ms=e.at_ms, reason=e.reason))
+    def seat_replaced(state: Any, event: SeatReplaced) -> None:
+        _own(state).replaced.append(Replaced(seat=event.seat, at_ms=event.at_ms, reason=event.reason))
 
-    def game_conceded(s: Any, e: GameConceded) -> None:
-        t = _own(s)
-        t.ended = e.seat
-        t.ended_at_ms = e.at_ms
-        for c in t.clocks:
+    def game_conceded(state: Any, event: GameConceded) -> None:
+        table = _own(state)
+        table.ended = event.seat
+        table.ended_at_ms = event.at_ms
+        for c in table.clocks:
             c.since_ms = -1
 
-    def checkpoint(s: Any, e: Checkpoint) -> None:
-        t = _own(s)
-        t.undo_seat = e.seat
-        t.takeback_by = -1
-        t.consents = []
-        t.undo = None
-        if e.undoable:
-            s.table = UNSET  # the copy leaves the table out (UNSET fields are not encoded)
+    def checkpoint(state: Any, event: Checkpoint) -> None:
+        table = _own(state)
+        table.undo_seat = event.seat
+        table.takeback_by = -1
+        table.consents = []
+        table.undo = None
+        if event.undoable:
+            state.table = UNSET  # the copy leaves the table out (UNSET fields are not encoded)
             try:
-                t.undo = encoder.encode(s)
+                table.undo = encoder.encode(state)
             finally:
-                s.table = t
+                state.table = table
 
-    def takeback_requested(s: Any, e: TakebackRequested) -> None:
-        t = _own(s)
-        t.takeback_by = e.seat
-        t.consents = []
+    def takeback_requested(state: Any, event: TakebackRequested) -> None:
+        table = _own(state)
+        table.takeback_by = event.seat
+        table.consents = []
 
-    def takeback_consented(s: Any, e: TakebackConsented) -> None:
-        _own(s).consents.append(e.seat)
+    def takeback_consented(state: Any, event: TakebackConsented) -> None:
+        _own(state).consents.append(event.seat)
 
-    def takeback_declined(s: Any, e: TakebackDeclined) -> None:
-        t = _own(s)
-        t.takeback_by = -1
-        t.consents = []
+    def takeback_declined(state: Any, event: TakebackDeclined) -> None:
+        table = _own(state)
+        table.takeback_by = -1
+        table.consents = []
 
-    def taken_back(s: Any, e: TakenBack) -> None:
-        t = _own(s)
-        assert t.undo is not None, "decide takes back only while the copy is kept"
-        before = decoder.decode(t.undo)
+    def taken_back(state: Any, event: TakenBack) -> None:
+        table = _own(state)
+        assert table.undo is not None, "decide takes back only while the copy is kept"
+        before = decoder.decode(table.undo)
         for name in fields:
-            setattr(s, name, getattr(before, name))
-        t.undo = None
-        t.undo_seat = -1
-        t.takeback_by = -1
-        t.consents = []
+            setattr(state, name, getattr(before, name))
+        table.undo = None
+        table.undo_seat = -1
+        table.takeback_by = -1
+        table.consents = []
 
     return {
         Arranged: table_set_up,
@@ -375,24 +375,29 @@ def table_options(options: Any) -> TableOptions:
     return NO_TABLE if table is UNSET else table
 
 
-def replaced_seats(t: TableState) -> set[int]:
-    return {r.seat for r in t.replaced}
+def replaced_seats(table: TableState) -> set[int]:
+    return {r.seat for r in table.replaced}
 
 
-def deadline_ms(t: TableState, seat: int) -> int | None:
+def deadline_ms(table: TableState, seat: int) -> int | None:
     """When *seat*'s current decision times out (Unix ms), or None (no clock, or not to act)."""
-    clock = t.options.clock
-    if clock is None or not t.clocks or t.ended >= 0:
+    clock = table.options.clock
+    if clock is None or not table.clocks or table.ended >= 0:
         return None
-    c = t.clocks[seat]
+    c = table.clocks[seat]
     if c.since_ms < 0:
         return None
     limit = limit_ms(clock)
     return c.since_ms + (c.remaining_ms if limit is None else limit)
 
 
-def may_take_back(t: TableState, seat: int) -> bool:
-    return t.options.takebacks != "off" and t.undo is not None and t.undo_seat == seat and t.takeback_by < 0
+def may_take_back(table: TableState, seat: int) -> bool:
+    return (
+        table.options.takebacks != "off"
+        and table.undo is not None
+        and table.undo_seat == seat
+        and table.takeback_by < 0
+    )
 
 
 def _stamp(at: int | None) -> int:
@@ -402,8 +407,8 @@ def _stamp(at: int | None) -> int:
 
 
 def _leaving(state: Any, seat: int, at: int, reason: LeaveReason, players: int, concede: bool) -> list[Event]:
-    t = table_of(state)
-    gone = replaced_seats(t)
+    table = table_of(state)
+    gone = replaced_seats(table)
     if seat in gone:
         raise RuleViolation("seat_replaced", f"seat {seat} has already left the table", rule=R_LEAVING)
     contenders = [s for s in range(players) if s not in gone and s != seat]
@@ -447,8 +452,8 @@ def seat_game(game: Game, revealing: frozenset[type] = frozenset()) -> Game:
         return [] if table_of(state).ended >= 0 else inner_legal(state, seat)
 
     def decide(state: Any, seat: int, command: Any, rng: Any) -> list[Event]:
-        t = table_of(state)
-        if t.ended >= 0:
+        table = table_of(state)
+        if table.ended >= 0:
             raise GameOver()
         at: int | None = None
         if type(command) is timed:
@@ -457,97 +462,97 @@ def seat_game(game: Game, revealing: frozenset[type] = frozenset()) -> Game:
             return table_decide(state, seat, command, at)
         draws = rng.draws
         events = list(inner_decide(state, seat, command, rng))
-        if t.options.takebacks != "off":
+        if table.options.takebacks != "off":
             undoable = rng.draws == draws and not any(
                 e.visible_to() is not None or type(e) in revealing for e in events
             )
             events.insert(0, Checkpoint(seat=seat, undoable=undoable))
-        if t.clocks and at is not None:
+        if table.clocks and at is not None:
             events.append(ClockPunched(seat=seat, at_ms=at))
         return events
 
     def table_decide(state: Any, seat: int, command: TableCommand, at: int | None) -> list[Event]:
-        t = table_of(state)
+        table = table_of(state)
         players = players_of(state)
         if isinstance(command, Resign):
-            return _leaving(state, seat, _stamp(at), "resigned", players, concede=True) + _punch(t, at)
+            return _leaving(state, seat, _stamp(at), "resigned", players, concede=True) + _punch(table, at)
         if isinstance(command, Leave):
-            return _leaving(state, seat, _stamp(at), "left", players, concede=False) + _punch(t, at)
+            return _leaving(state, seat, _stamp(at), "left", players, concede=False) + _punch(table, at)
         if isinstance(command, RequestTakeback):
-            if t.options.takebacks == "off":
+            if table.options.takebacks == "off":
                 raise RuleViolation(
                     "takebacks_off", "this game was created without take-backs", rule=R_TAKEBACKS
                 )
-            if t.takeback_by >= 0:
+            if table.takeback_by >= 0:
                 raise RuleViolation(
-                    "takeback_pending", f"seat {t.takeback_by} has already asked", rule=R_TAKEBACKS
+                    "takeback_pending", f"seat {table.takeback_by} has already asked", rule=R_TAKEBACKS
                 )
-            if t.undo_seat != seat:
+            if table.undo_seat != seat:
                 raise RuleViolation(
                     "takeback_not_last",
                     "only the last command can be taken back, by the seat that sent it",
                     rule=R_TAKEBACKS,
                 )
-            if t.undo is None:
+            if table.undo is None:
                 raise RuleViolation(
                     "takeback_revealed",
                     "that command used randomness or revealed hidden information: it cannot be undone",
                     rule=R_TAKEBACKS,
                 )
             asked: list[Event] = [TakebackRequested(seat=seat)]
-            others = [s for s in range(players) if s != seat and s not in replaced_seats(t)]
-            if t.options.takebacks == "free" or not others:
+            others = [s for s in range(players) if s != seat and s not in replaced_seats(table)]
+            if table.options.takebacks == "free" or not others:
                 asked.append(TakenBack(seat=seat))
-            return asked + _punch(t, at)
+            return asked + _punch(table, at)
         if isinstance(command, AnswerTakeback):
-            if t.takeback_by < 0:
+            if table.takeback_by < 0:
                 raise RuleViolation("no_takeback_asked", "nobody has asked for a take-back", rule=R_TAKEBACKS)
-            if seat == t.takeback_by or seat in replaced_seats(t):
+            if seat == table.takeback_by or seat in replaced_seats(table):
                 raise RuleViolation("not_asked", "the other seats answer a take-back", rule=R_TAKEBACKS)
-            if seat in t.consents:
+            if seat in table.consents:
                 raise RuleViolation("already_answered", "this seat has already consented", rule=R_TAKEBACKS)
             if not command.accept:
                 return [TakebackDeclined(seat=seat)]
-            consents = {*t.consents, seat}
-            needed = {s for s in range(players) if s != t.takeback_by and s not in replaced_seats(t)}
+            consents = {*table.consents, seat}
+            needed = {s for s in range(players) if s != table.takeback_by and s not in replaced_seats(table)}
             answered: list[Event] = [TakebackConsented(seat=seat)]
             if needed <= consents:
-                answered.append(TakenBack(seat=t.takeback_by))
-                answered += _punch(t, at)
+                answered.append(TakenBack(seat=table.takeback_by))
+                answered += _punch(table, at)
             return answered
         if isinstance(command, ClaimTimeout):
             now = _stamp(at)
-            due = deadline_ms(t, seat)
+            due = deadline_ms(table, seat)
             if due is None or seat not in inner_to_act(state):
                 raise RuleViolation("no_deadline", f"seat {seat} has no running clock", rule=R_CLOCKS)
             if now < due:
                 raise RuleViolation("not_yet", f"seat {seat}'s time runs out at {due}", rule=R_CLOCKS)
-            clock = t.options.clock
+            clock = table.options.clock
             assert clock is not None
             events: list[Event] = [TimedOut(seat=seat, at_ms=now)]
             if clock.on_timeout == "forfeit":
                 events += _leaving(state, seat, now, "timeout", players, concede=True)
             elif (
-                t.options.zombie_after
-                and t.timeouts[seat] + 1 >= t.options.zombie_after
-                and seat not in replaced_seats(t)
+                table.options.zombie_after
+                and table.timeouts[seat] + 1 >= table.options.zombie_after
+                and seat not in replaced_seats(table)
             ):
                 events.append(SeatReplaced(seat=seat, at_ms=now, reason="timeouts"))
             return events
         if isinstance(command, StartClocks):
-            if not t.clocks:
+            if not table.clocks:
                 raise RuleViolation("no_clock", "this game has no clock", rule=R_CLOCKS)
             return [ClockPunched(seat=-1, at_ms=_stamp(at))]
         raise RuleViolation("unknown_table_command", type(command).__name__)
 
     def outcome(state: Any) -> Outcome | None:
-        t = table_of(state)
+        table = table_of(state)
         base = inner_outcome(state)
-        if base is None and t.ended < 0:
+        if base is None and table.ended < 0:
             return None
-        if not t.replaced:
+        if not table.replaced:
             return base
-        return _with_replacements(base, t, players_of(state))
+        return _with_replacements(base, table, players_of(state))
 
     def describe(state: Any, event: Event) -> str:
         if isinstance(event, TableEvent):
@@ -571,13 +576,13 @@ def seat_game(game: Game, revealing: frozenset[type] = frozenset()) -> Game:
     )
 
 
-def _punch(t: TableState, at: int | None) -> list[Event]:
+def _punch(table: TableState, at: int | None) -> list[Event]:
     """A table command that changes who is to act restarts the clocks of the seats to act."""
-    return [ClockPunched(seat=-1, at_ms=at)] if t.clocks and at is not None else []
+    return [ClockPunched(seat=-1, at_ms=at)] if table.clocks and at is not None else []
 
 
-def _with_replacements(base: Outcome | None, t: TableState, players: int) -> Outcome:
-    gone = [r.seat for r in t.replaced]
+def _with_replacements(base: Outcome | None, table: TableState, players: int) -> Outcome:
+    gone = [r.seat for r in table.replaced]
     order = {seat: i for i, seat in enumerate(gone)}
     if base is None:
         scores = [SeatScore(seat=s, score=0, rank=1) for s in range(players)]
@@ -592,40 +597,44 @@ def _with_replacements(base: Outcome | None, t: TableState, players: int) -> Out
             for s in group
         ]
 
-    new = ranked(staying, 0, lambda s: s.rank) + ranked(
-        leaving, len(staying), lambda s: (s.rank, order[s.seat])
+    new = ranked(staying, 0, lambda score: score.rank) + ranked(
+        leaving, len(staying), lambda score: (score.rank, order[score.seat])
     )
-    new.sort(key=lambda s: s.seat)
+    new.sort(key=lambda score: score.seat)
     winners = (
         [s.seat for s in new if s.rank == 1 and s.seat not in order]
         if players > 1
         else (base.winners if base is not None else [])
     )
-    left = ", ".join(f"seat {r.seat} ({r.reason})" for r in t.replaced)
+    left = ", ".join(f"seat {r.seat} ({r.reason})" for r in table.replaced)
     summary = (base.summary + " — " if base is not None and base.summary else "") + f"replaced: {left}"
-    if t.ended >= 0 and players > 1:
-        summary = f"Seat {t.ended} conceded; " + ", ".join(f"seat {w}" for w in winners) + " won"
+    if table.ended >= 0 and players > 1:
+        summary = f"Seat {table.ended} conceded; " + ", ".join(f"seat {w}" for w in winners) + " won"
     details = dict(base.details) if base is not None else {}
-    details["replaced"] = [msgspec.to_builtins(r) for r in t.replaced]
+    details["replaced"] = [msgspec.to_builtins(r) for r in table.replaced]
     return Outcome(winners=winners, scores=new, summary=summary, details=details)
 
 
 def narrate(event: Event) -> str:
     """``yamen replay``'s line for a table event."""
     if isinstance(event, Arranged):
-        o = event.options
+        options = event.options
         parts = []
-        if o.clock is not None:
-            c = o.clock
+        if options.clock is not None:
+            c = options.clock
             what = {
                 "decision": f"{c.seconds} s per decision",
                 "total": f"{c.seconds} s per seat + {c.increment} s per decision",
                 "correspondence": f"{c.days} days per decision",
             }[c.mode]
             parts.append(f"clock: {what}, on timeout {c.on_timeout}")
-        if o.takebacks != "off":
-            parts.append(f"take-backs: {o.takebacks}")
-        parts.append(f"a seat is replaced by a bot after {o.zombie_after} timeouts" if o.zombie_after else "")
+        if options.takebacks != "off":
+            parts.append(f"take-backs: {options.takebacks}")
+        parts.append(
+            f"a seat is replaced by a bot after {options.zombie_after} timeouts"
+            if options.zombie_after
+            else ""
+        )
         return "Table: " + "; ".join(p for p in parts if p)
     if isinstance(event, ClockPunched):
         return "The clocks start" if event.seat < 0 else f"Seat {event.seat}'s clock stops"

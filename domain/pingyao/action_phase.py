@@ -48,36 +48,36 @@ _DIE_COMMANDS = frozenset((K.Reroll, K.DiscardDie, K.Decline, *K.DISPATCH))
 _DIE_SKILLS = frozenset((K.AdjustDie, K.SwapDice))
 
 
-def reroll_price(p: Player, value: int) -> int:
+def reroll_price(player: Player, value: int) -> int:
     """Action Phase: 2 copper to reroll a 5 or 6, 1 for 1-4; Xiangyang (Tier 1 Branches) and the
     solo ongoing event-card reward (Round Goals and Rewards) each 1 less."""
     cost = C.reroll_cost(value)
-    if B.active(p, "reroll_discount"):
+    if B.active(player, "reroll_discount"):
         cost -= 1
-    if any(C.EVENT_CARDS[c].reward == "reroll_discount" for c in p.ongoing):
+    if any(C.EVENT_CARDS[c].reward == "reroll_discount" for c in player.ongoing):
         cost -= 1
     return max(0, cost)
 
 
-def resting_capacity(s: State, action: str) -> int:
+def resting_capacity(state: State, action: str) -> int:
     """Components, Main Board 7: the effect area - "at most 3 / at most 2 / at most 1" teller dice
     in the resting area, "depending on the action" (``pingyao-2``: by player count)."""
-    if before_3(s.rules_version):
-        return C.resting_capacity_pingyao_2(s.players)
+    if before_3(state.rules_version):
+        return C.resting_capacity_pingyao_2(state.players)
     return C.resting_capacity(action)
 
 
 def bump(
-    s: State, seat: int, d: Die, action: str, set_value: int, occupants: list[tuple[int, Die]]
+    state: State, seat: int, die: Die, action: str, set_value: int, occupants: list[tuple[int, Die]]
 ) -> tuple[int, int] | Refusal:
     """Action Phase, bumping (`occupants`: the dice on `action`'s space and in its resting area):
-    (copper difference, bumped die or -1), or why `d` may not go there.  Lower pays the difference
+    (copper difference, bumped die or -1), or why `die` may not go there.  Lower pays the difference
     (large die 1 less), higher gains it (large die +1; Yamen "any value": a lower value gains it);
     an equal value on the space or in the resting area blocks; a full resting area blocks
     (Components, Main Board 7: the action's limit); Two-Player Game Rules: public dice only block."""
-    if A.forbidden(s, action):
+    if A.forbidden(state, action):
         return ACTION_CLOSED
-    v = set_value or d.value
+    v = set_value or die.value
     space = -1
     resting = 0
     for i, x in occupants:
@@ -85,18 +85,18 @@ def bump(
             return SAME_VALUE_BLOCKED
         if x.where == "space":
             space = i
-        elif not (x.owner < 0 and s.players == 2):
+        elif not (x.owner < 0 and state.players == 2):
             resting += 1
     delta = 0
     if space >= 0:
-        if resting >= resting_capacity(s, action):
+        if resting >= resting_capacity(state, action):
             return RESTING_AREA_FULL
-        sv = s.dice[space].value
+        sv = state.dice[space].value
         if v < sv:
-            delta = sv - v if set_value else -max(0, sv - v - (1 if d.large else 0))
+            delta = sv - v if set_value else -max(0, sv - v - (1 if die.large else 0))
         else:
-            delta = v - sv + (1 if d.large else 0)
-    if s.pl[seat].copper + delta < 0:
+            delta = v - sv + (1 if die.large else 0)
+    if state.pl[seat].copper + delta < 0:
         return BUMP_COPPER
     return delta, space
 
@@ -106,23 +106,23 @@ class DieTurn:
 
     __slots__ = ("_bumps", "_can_dispatch", "_occupants", "any_value", "dice", "p", "s", "seat")
 
-    def __init__(self, s: State, seat: int, dice: list[int]) -> None:
-        self.s, self.seat, self.p, self.dice = s, seat, s.pl[seat], dice
+    def __init__(self, state: State, seat: int, dice: list[int]) -> None:
+        self.s, self.seat, self.p, self.dice = state, seat, state.pl[seat], dice
         self.any_value = "any_value" in self.p.yamen and "any_value" not in self.p.used_round
         """Yamen Support Tile Reference: the "any value" tile, usable once per round."""
         self._occupants: dict[str, list[tuple[int, Die]]] = {a: [] for a in C.ACTIONS}
-        for i, x in enumerate(s.dice):
+        for i, x in enumerate(state.dice):
             if x.where == "space" or x.where == "rest":
                 self._occupants[x.action].append((i, x))
         self._bumps: dict[tuple[int, str, int], tuple[int, int] | Refusal] = {}
         self._can_dispatch: dict[int, bool] = {}
 
-    def bump(self, die: int, action: str, v: int) -> tuple[int, int] | Refusal:
-        key = (die, action, v)
+    def bump(self, die: int, action: str, set_value: int) -> tuple[int, int] | Refusal:
+        key = (die, action, set_value)
         found = self._bumps.get(key)
         if found is None:
             found = self._bumps[key] = bump(
-                self.s, self.seat, self.s.dice[die], action, v, self._occupants[action]
+                self.s, self.seat, self.s.dice[die], action, set_value, self._occupants[action]
             )
         return found
 
@@ -208,42 +208,42 @@ class DieTurn:
             return SKILL_AFTER_REROLL
         return die_skill_refusal(self.s, self.seat, cmd)
 
-    def _value_refusal(self, d: Die, v: int) -> Refusal | None:
+    def _value_refusal(self, die: Die, set_value: int) -> Refusal | None:
         """Yamen Support Tile Reference: with the "any value" tile a dispatched die may be set to any
         of its values, once per round (0 = not changed)."""
-        if v != 0 and (not self.any_value or not 1 <= v <= C.DIE_SIDES[d.large]):
+        if set_value != 0 and (not self.any_value or not 1 <= set_value <= C.DIE_SIDES[die.large]):
             return VALUE_CHANGE_UNAVAILABLE
         return None
 
-    def apply(self, x: Scratch[State], cmd: Any) -> None:
+    def apply(self, scratch: Scratch[State], cmd: Any) -> None:
         if isinstance(cmd, (K.AdjustDie, K.SwapDice)):  # the die moves to its new number area
-            use_die_skill(x, self.seat, cmd)
+            use_die_skill(scratch, self.seat, cmd)
             return
         seat, die = self.seat, cmd.die
-        s = x.state
-        d = s.dice[die]
+        state = scratch.state
+        d = state.dice[die]
         if isinstance(cmd, K.Reroll):  # pay, reroll, then act at once on the new value
-            x.emit(
+            scratch.emit(
                 E.DieRerolled(
                     seat=seat,
                     die=die,
-                    cost=reroll_price(s.pl[seat], d.value),
-                    value=x.rng.between(1, C.DIE_SIDES[d.large]),
+                    cost=reroll_price(state.pl[seat], d.value),
+                    value=scratch.rng.between(1, C.DIE_SIDES[d.large]),
                 )
             )
         elif isinstance(cmd, K.DiscardDie):
-            x.emit(E.DieDiscarded(seat=seat, die=die, copper=C.DISCARD_COPPER))
+            scratch.emit(E.DieDiscarded(seat=seat, die=die, copper=C.DISCARD_COPPER))
         elif isinstance(cmd, K.Decline):
-            x.emit(E.DieDeclined(seat=seat, die=die))
+            scratch.emit(E.DieDeclined(seat=seat, die=die))
         else:  # the die on the space, the space's die to the resting area, the difference settled
             action = K.ACTION_OF[type(cmd)]
             settled = self.bump(die, action, cmd.value)
             assert not isinstance(settled, Refusal), "decide applies only what refusal let through"
             delta, bumped = settled
             value = cmd.value or d.value
-            x.emit(
+            scratch.emit(
                 E.DieDispatched(seat=seat, die=die, action=action, value=value, bumped=bumped, copper=delta)
             )
             if cmd.value:
-                x.emit(E.DieAdjusted(seat=seat, skill="any_value", die=die, value=value))
-            A.perform(x, seat, cmd, value)
+                scratch.emit(E.DieAdjusted(seat=seat, skill="any_value", die=die, value=value))
+            A.perform(scratch, seat, cmd, value)

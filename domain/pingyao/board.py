@@ -41,69 +41,69 @@ class PlayerBoard(Protocol):
     def yamen(self) -> Sequence[str]: ...
 
 
-def tile_of(p: PlayerBoard, region: str) -> C.Tile | None:
-    t = p.regions[region].tile
+def tile_of(player: PlayerBoard, region: str) -> C.Tile | None:
+    t = player.regions[region].tile
     return C.TILES[t] if t else None
 
 
-def branch_regions(p: PlayerBoard) -> list[str]:
-    return [r for r in C.REGIONS if p.regions[r].tile]
+def branch_regions(player: PlayerBoard) -> list[str]:
+    return [r for r in C.REGIONS if player.regions[r].tile]
 
 
-def colors_of(p: PlayerBoard, where: str) -> tuple[str, ...]:
+def colors_of(player: PlayerBoard, where: str) -> tuple[str, ...]:
     """The head office is a three-colour piaohao; Kaifeng is treated as all three colours."""
     if where == C.HEAD_OFFICE:
         return C.COLORS
-    tile = tile_of(p, where)
+    tile = tile_of(player, where)
     if tile is not None and tile.skill == "tricolor":
         return C.COLORS
     return (C.region_color(where),)
 
 
-def piaohaos(p: PlayerBoard) -> list[str]:
+def piaohaos(player: PlayerBoard) -> list[str]:
     """West Street: "Your Pingyao Head Office and each tier of branch are all treated as piaohao"."""
-    return [C.HEAD_OFFICE, *branch_regions(p)]
+    return [C.HEAD_OFFICE, *branch_regions(player)]
 
 
-def silver_at(p: PlayerBoard, where: str) -> int:
-    return p.head_office if where == C.HEAD_OFFICE else p.regions[where].silver
+def silver_at(player: PlayerBoard, where: str) -> int:
+    return player.head_office if where == C.HEAD_OFFICE else player.regions[where].silver
 
 
-def skills(p: PlayerBoard) -> list[str]:
-    return [C.TILES[p.regions[r].tile].skill for r in branch_regions(p)]
+def skills(player: PlayerBoard) -> list[str]:
+    return [C.TILES[player.regions[r].tile].skill for r in branch_regions(player)]
 
 
-def active(p: PlayerBoard, skill: str) -> str | None:
+def active(player: PlayerBoard, skill: str) -> str | None:
     """Actions / Branch Skill Reference: the region of a branch whose skill is active - its teller
     positions are filled (a branch without teller positions is active from the start)."""
     for r in C.REGIONS:
-        t = p.regions[r].tile
+        t = player.regions[r].tile
         if t:
             tile = C.TILES[t]
-            if tile.skill == skill and p.regions[r].tellers >= tile.positions:
+            if tile.skill == skill and player.regions[r].tellers >= tile.positions:
                 return r
     return None
 
 
-def count_color(p: PlayerBoard, color: str) -> int:
+def count_color(player: PlayerBoard, color: str) -> int:
     """Lu'an / Guangzhou and twins: branches of a colour ("a branch's skill-granted color also counts")."""
-    return sum(1 for r in branch_regions(p) if color in colors_of(p, r))
+    return sum(1 for r in branch_regions(player) if color in colors_of(player, r))
 
 
-def effective_used(p: PlayerBoard, region: str) -> int:
+def effective_used(player: PlayerBoard, region: str) -> int:
     """Actions: "only the silver up to its stated effective silver amount produces income";
     each branch teller on a management position adds 1 (Tier 2 at most 1, Tier 3 at most 2)."""
-    r = p.regions[region]
+    r = player.regions[region]
     tile = C.TILES[r.tile]
     return min(r.silver, tile.effective + r.managers)
 
 
-def open_position(p: PlayerBoard, region: str, slot: str) -> bool:
+def open_position(player: PlayerBoard, region: str, slot: str) -> bool:
     """Confucius Temple: a free branch-teller position - the tile's teller position ("Once all of a
     branch's teller-position slots are filled, no further branch tellers may be dispatched to that
     branch"), a management position (Tier 2 at most 1, Tier 3 at most 2), or a branch-less region
     without a waiting teller ("at most one such waiting branch teller")."""
-    r = p.regions.get(region)
+    r = player.regions.get(region)
     if r is None:
         return False
     if not r.tile:
@@ -118,35 +118,35 @@ def open_position(p: PlayerBoard, region: str, slot: str) -> bool:
 TELLER_SLOTS = ("teller", "manager", "wait")
 
 
-def teller_targets(p: PlayerBoard, only: str = "") -> list[str]:
+def teller_targets(player: PlayerBoard, only: str = "") -> list[str]:
     """Every free position ("<region>:teller" | ":manager" | ":wait"), or only those of one region."""
     return [
         f"{r}:{slot}"
         for r in ((only,) if only else C.REGIONS)
         for slot in TELLER_SLOTS
-        if open_position(p, r, slot)
+        if open_position(player, r, slot)
     ]
 
 
-def has_teller_target(p: PlayerBoard) -> bool:
-    return any(open_position(p, r, slot) for r in C.REGIONS for slot in TELLER_SLOTS)
+def has_teller_target(player: PlayerBoard) -> bool:
+    return any(open_position(player, r, slot) for r in C.REGIONS for slot in TELLER_SLOTS)
 
 
-def tellers_on_branches(p: PlayerBoard) -> int:
+def tellers_on_branches(player: PlayerBoard) -> int:
     """Game End 5: branch tellers on branch positions (waiting ones on empty regions do not count)."""
-    return sum(p.regions[r].tellers + p.regions[r].managers for r in branch_regions(p))
+    return sum(player.regions[r].tellers + player.regions[r].managers for r in branch_regions(player))
 
 
-def silver_total(s: State) -> int:
-    total = s.supply_silver
-    for p in s.pl:
+def silver_total(state: State) -> int:
+    total = state.supply_silver
+    for p in state.pl:
         total += p.head_office + sum(r.silver for r in p.regions.values()) + sum(p.lending) + p.deposit_area
     return total
 
 
-def tiles_left(s: State, tier: int) -> int:
-    return len(s.stacks[str(tier)]) + len(s.bottoms[str(tier)])
+def tiles_left(state: State, tier: int) -> int:
+    return len(state.stacks[str(tier)]) + len(state.bottoms[str(tier)])
 
 
-def cards_left(s: State) -> int:
-    return len(s.deck) + len(s.deck_bottom) + len(s.discards)
+def cards_left(state: State) -> int:
+    return len(state.deck) + len(state.deck_bottom) + len(state.discards)

@@ -46,14 +46,14 @@ def filtered(
     """`legal` for a decision with one field to choose: every candidate the check lets through.
     (Decisions of several fields compose their per-field checks the same way, field by field.)"""
 
-    def legal(s: State, f: Frame) -> list[Command]:
-        return [c for c in candidates(s, f) if refusal(s, f, c) is None]
+    def legal(state: State, frame: Frame) -> list[Command]:
+        return [c for c in candidates(state, frame) if refusal(state, frame, c) is None]
 
     return legal
 
 
-def queue(x: Scratch[State], seat: int, frames: list[Frame], bonuses: list[str]) -> None:
+def queue(scratch: Scratch[State], seat: int, frames: list[Frame], bonuses: list[str]) -> None:
     """Put the sub-decisions an answer leads to in front of the pending ones, and record the
     one-time bonuses taken (reputation 2/8/13 tellers, the Tier-3 Yamen teller)."""
     if frames or bonuses:
-        x.emit(E.DecisionQueued(frames=frames, seat=seat, bonuses=bonuses))
+        scratch.emit(E.DecisionQueued(frames=frames, seat=seat, bonuses=bonuses))

@@ -27,58 +27,62 @@ CARD_NOT_DRAWN = Refusal(
 )
 
 
-def room_refusal(s: State, p: Player) -> Refusal | None:
+def room_refusal(state: State, player: Player) -> Refusal | None:
     """West Street: at most 3 exchange cards at once (3 sets of markers); a card must be left to draw."""
-    if len(p.cards) >= C.MAX_CARDS:
+    if len(player.cards) >= C.MAX_CARDS:
         return TOO_MANY_EXCHANGES
-    if not B.cards_left(s):
+    if not B.cards_left(state):
         return DECK_EMPTY
     return None
 
 
-def cards_to_draw(p: Player) -> int:
+def cards_to_draw(player: Player) -> int:
     """West Street draws 1 card; Ningxia (Tier 1 Branches) and reputation 6 (City God Temple) each
     draw one more."""
-    return 1 + (1 if B.active(p, "extra_card") else 0) + (1 if p.reputation >= C.REPUTATION_EXTRA_CARD else 0)
+    return (
+        1
+        + (1 if B.active(player, "extra_card") else 0)
+        + (1 if player.reputation >= C.REPUTATION_EXTRA_CARD else 0)
+    )
 
 
-def draw_exchange(x: Scratch[State], seat: int, n: int, months: int, fee: bool) -> list[Frame]:
+def draw_exchange(scratch: Scratch[State], seat: int, n: int, months: int, fee: bool) -> list[Frame]:
     """West Street step 1: draw `n` exchange cards; when the deck runs out the discards are shuffled
     in first ("shuffle the discard pile to form a new exchange deck").  Returns the follow-up
     decision: keep one of several, or place the single card."""
-    s = x.state
+    state = scratch.state
     cards: list[str] = []
-    if len(s.deck) + len(s.deck_bottom) < n and s.discards:
-        x.emit(E.DeckReshuffled(count=len(s.discards)))
-    pool = list(s.deck)
-    bottom = list(s.deck_bottom)
+    if len(state.deck) + len(state.deck_bottom) < n and state.discards:
+        scratch.emit(E.DeckReshuffled(count=len(state.discards)))
+    pool = list(state.deck)
+    bottom = list(state.deck_bottom)
     for _ in range(n):
         if pool:
-            cards.append(pool.pop(x.rng.below(len(pool))))
+            cards.append(pool.pop(scratch.rng.below(len(pool))))
         elif bottom:
             cards.append(bottom.pop(0))
     if cards:
-        x.emit(E.ExchangeCardsDrawn(seat=seat, count=len(cards), cards=cards))
-    if len(s.drawn_cards) > 1:
+        scratch.emit(E.ExchangeCardsDrawn(seat=seat, count=len(cards), cards=cards))
+    if len(state.drawn_cards) > 1:
         return [Frame(kind="choose_card", seat=seat, months=months, fee=fee)]
-    if s.drawn_cards:
-        return offer_exchange(x, seat, s.drawn_cards[0], months, fee)
+    if state.drawn_cards:
+        return offer_exchange(scratch, seat, state.drawn_cards[0], months, fee)
     return []
 
 
-def offer_exchange(x: Scratch[State], seat: int, card: str, months: int, fee: bool) -> list[Frame]:
+def offer_exchange(scratch: Scratch[State], seat: int, card: str, months: int, fee: bool) -> list[Frame]:
     """West Street: "If you are unable to choose a valid deposit location and withdrawal location
     as required by the card, you must immediately discard the exchange card and end the action"."""
-    if not placements(x.state.pl[seat], card, months):
-        x.emit(E.ExchangeDiscarded(seat=seat, card=card))
+    if not placements(scratch.state.pl[seat], card, months):
+        scratch.emit(E.ExchangeDiscarded(seat=seat, card=card))
         return []
     return [Frame(kind="place_exchange", seat=seat, card=card, months=months, fee=fee)]
 
 
-def _piaohao_refusal(p: B.PlayerBoard, where: str, color: str) -> Refusal | None:
+def _piaohao_refusal(player: B.PlayerBoard, where: str, color: str) -> Refusal | None:
     """West Street: a piaohao of the card's colour - "Your Pingyao Head Office and each tier of branch
     are all treated as piaohao"; the head office (and Kaifeng) are all three colours."""
-    if where not in B.piaohaos(p) or color not in B.colors_of(p, where):
+    if where not in B.piaohaos(player) or color not in B.colors_of(player, where):
         return WRONG_PIAOHAO
     return None
 
@@ -90,41 +94,43 @@ def _months_refusal(limit: int, months: int) -> Refusal | None:
     return None
 
 
-def _withdraw_refusal(p: B.PlayerBoard, card: C.ExchangeCard, deposit: str, withdraw: str) -> Refusal | None:
+def _withdraw_refusal(
+    player: B.PlayerBoard, card: C.ExchangeCard, deposit: str, withdraw: str
+) -> Refusal | None:
     """West Street, Note: "the deposit location and withdrawal location of an exchange cannot be the
     same piaohao"."""
     if withdraw == deposit:
         return SAME_PIAOHAO
-    return _piaohao_refusal(p, withdraw, card.withdraw)
+    return _piaohao_refusal(player, withdraw, card.withdraw)
 
 
 def placement_refusal(
-    p: Player, card: str, limit: int, months: int, deposit: str, withdraw: str
+    player: Player, card: str, limit: int, months: int, deposit: str, withdraw: str
 ) -> Refusal | None:
     """West Street, step 1: the months, a deposit and a withdrawal piaohao of the card's colours."""
     c = C.CARDS[card]
     return (
         _months_refusal(limit, months)
-        or _piaohao_refusal(p, deposit, c.deposit)
-        or _withdraw_refusal(p, c, deposit, withdraw)
+        or _piaohao_refusal(player, deposit, c.deposit)
+        or _withdraw_refusal(player, c, deposit, withdraw)
     )
 
 
-def placements(p: B.PlayerBoard, card: str, limit: int) -> list[tuple[int, str, str]]:
+def placements(player: B.PlayerBoard, card: str, limit: int) -> list[tuple[int, str, str]]:
     """Every placement `placement_refusal` allows, its checks applied field by field."""
     c = C.CARDS[card]
-    piaohaos = B.piaohaos(p)
+    piaohaos = B.piaohaos(player)
     pairs = [
         (d, w)
         for d in piaohaos
-        if _piaohao_refusal(p, d, c.deposit) is None
+        if _piaohao_refusal(player, d, c.deposit) is None
         for w in piaohaos
-        if _withdraw_refusal(p, c, d, w) is None
+        if _withdraw_refusal(player, c, d, w) is None
     ]
     return [(m, d, w) for m in range(1, limit + 1) if _months_refusal(limit, m) is None for d, w in pairs]
 
 
-def exchange_fee(p: B.PlayerBoard, card: str, withdraw: str) -> int:
+def exchange_fee(player: B.PlayerBoard, card: str, withdraw: str) -> int:
     """West Street, handling fee: the card's base; withdrawal at the head office -1, Tier 2 +1,
     Tier 3 +2; Exchange track 3 and 6 each +1 (the position before this exchange's advance);
     Yamen tile "+3 copper coins per exchange handling fee"; never below 0."""
@@ -132,29 +138,31 @@ def exchange_fee(p: B.PlayerBoard, card: str, withdraw: str) -> int:
     if withdraw == C.HEAD_OFFICE:
         fee += C.HEAD_OFFICE_FEE_ADJUST
     else:
-        fee += C.WITHDRAW_FEE_ADJUST[C.TILES[p.regions[withdraw].tile].tier]
-    fee += sum(b for pos, b in C.EXCHANGE_FEE_BONUS.items() if p.exchange >= pos)
-    if "exchange_fee" in p.yamen:
+        fee += C.WITHDRAW_FEE_ADJUST[C.TILES[player.regions[withdraw].tile].tier]
+    fee += sum(b for pos, b in C.EXCHANGE_FEE_BONUS.items() if player.exchange >= pos)
+    if "exchange_fee" in player.yamen:
         fee += 3
     return max(0, fee)
 
 
 # --- choose_card: Ningxia (Tier 1 Branches) / reputation 6 - keep one of the drawn cards -------------
-def _choose_candidates(s: State, f: Frame) -> list[K.ChooseExchangeCard]:
-    return [K.ChooseExchangeCard(card=c) for c in s.drawn_cards]
+def _choose_candidates(state: State, frame: Frame) -> list[K.ChooseExchangeCard]:
+    return [K.ChooseExchangeCard(card=c) for c in state.drawn_cards]
 
 
-def _choose_refusal(s: State, f: Frame, cmd: K.ChooseExchangeCard) -> Refusal | None:
-    if cmd.card not in s.drawn_cards:
+def _choose_refusal(state: State, frame: Frame, cmd: K.ChooseExchangeCard) -> Refusal | None:
+    if cmd.card not in state.drawn_cards:
         return CARD_NOT_DRAWN
     return None
 
 
-def _choose(x: Scratch[State], f: Frame, cmd: K.ChooseExchangeCard) -> None:
+def _choose(scratch: Scratch[State], frame: Frame, cmd: K.ChooseExchangeCard) -> None:
     """Ningxia: "the unchosen card goes to the bottom of the exchange deck"."""
-    rest = [c for c in x.state.drawn_cards if c != cmd.card]
-    x.emit(E.ExchangeCardChosen(seat=f.seat, card=cmd.card, returned=rest, count=len(rest), frame=True))
-    queue(x, f.seat, offer_exchange(x, f.seat, cmd.card, f.months, f.fee), [])
+    rest = [c for c in scratch.state.drawn_cards if c != cmd.card]
+    scratch.emit(
+        E.ExchangeCardChosen(seat=frame.seat, card=cmd.card, returned=rest, count=len(rest), frame=True)
+    )
+    queue(scratch, frame.seat, offer_exchange(scratch, frame.seat, cmd.card, frame.months, frame.fee), [])
 
 
 CHOOSE_CARD = SubDecision(
@@ -163,38 +171,40 @@ CHOOSE_CARD = SubDecision(
 
 
 # --- place_exchange: West Street step 1 -------------------------------------------------------------
-def _place_legal(s: State, f: Frame) -> list[Command]:
+def _place_legal(state: State, frame: Frame) -> list[Command]:
     return [
         K.PlaceExchange(months=m, deposit=d, withdraw=w)
-        for m, d, w in placements(s.pl[f.seat], f.card, f.months)
+        for m, d, w in placements(state.pl[frame.seat], frame.card, frame.months)
     ]
 
 
-def _place_refusal(s: State, f: Frame, cmd: K.PlaceExchange) -> Refusal | None:
-    return placement_refusal(s.pl[f.seat], f.card, f.months, cmd.months, cmd.deposit, cmd.withdraw)
+def _place_refusal(state: State, frame: Frame, cmd: K.PlaceExchange) -> Refusal | None:
+    return placement_refusal(
+        state.pl[frame.seat], frame.card, frame.months, cmd.months, cmd.deposit, cmd.withdraw
+    )
 
 
-def advances(s: State, f: Frame) -> bool:
+def advances(state: State, frame: Frame) -> bool:
     """West Street: "each time you complete an exchange action, advance your meeple 1 space on the
     ... Exchange progress track".  The exchanges Xinyizhou and Incheon grant "without collecting
     the handling fee" advance it too (``pingyao-3``; Event Card Reward Notes 1 treats a granted
     exchange as advancing it) - in ``pingyao-2`` they did not."""
-    return f.fee or not before_3(s.rules_version)
+    return frame.fee or not before_3(state.rules_version)
 
 
-def _place(x: Scratch[State], f: Frame, cmd: K.PlaceExchange) -> None:
+def _place(scratch: Scratch[State], frame: Frame, cmd: K.PlaceExchange) -> None:
     """West Street: 1 silver to the deposit piaohao, the fee once (none for Xinyizhou and Incheon),
     the Exchange track +1."""
-    fee = exchange_fee(x.state.pl[f.seat], f.card, cmd.withdraw) if f.fee else 0
-    x.emit(
+    fee = exchange_fee(scratch.state.pl[frame.seat], frame.card, cmd.withdraw) if frame.fee else 0
+    scratch.emit(
         E.ExchangePlaced(
-            seat=f.seat,
-            card=f.card,
+            seat=frame.seat,
+            card=frame.card,
             months=cmd.months,
             deposit=cmd.deposit,
             withdraw=cmd.withdraw,
             fee=fee,
-            advance=advances(x.state, f),
+            advance=advances(scratch.state, frame),
             frame=True,
         )
     )

@@ -78,61 +78,64 @@ def setup_under(options: PingyaoOptions, rng: Rng, rules_version: str) -> list[E
     return x.events
 
 
-def advance(x: Scratch[State]) -> None:
+def advance(scratch: Scratch[State]) -> None:
     """Game Flow: Preparation -> Action -> Income -> Resolution, 8 rounds (Two-Player Game Rules:
     the public-dice draft first; Solo Rules: the round goal's reward as soon as it is met)."""
-    s = x.state
-    while s.phase != "end" and not s.frames:
-        if s.phase == "setup":
-            _start_round(x)
-        elif s.phase == "draft":
-            x.emit(E.PhaseStarted(phase="prep"))
-            _roll_tellers(x)
-        elif s.phase == "prep":
-            x.emit(E.PhaseStarted(phase="action"))
-        elif s.phase == "action":
-            if goal_reached(s):
-                x.emit(E.RoundGoalMet(card=s.event_card))
-                x.emit(E.DecisionQueued(frames=[Frame(kind="round_reward", seat=0, card=s.event_card)]))
+    state = scratch.state
+    while state.phase != "end" and not state.frames:
+        if state.phase == "setup":
+            _start_round(scratch)
+        elif state.phase == "draft":
+            scratch.emit(E.PhaseStarted(phase="prep"))
+            _roll_tellers(scratch)
+        elif state.phase == "prep":
+            scratch.emit(E.PhaseStarted(phase="action"))
+        elif state.phase == "action":
+            if goal_reached(state):
+                scratch.emit(E.RoundGoalMet(card=state.event_card))
+                scratch.emit(
+                    E.DecisionQueued(frames=[Frame(kind="round_reward", seat=0, card=state.event_card)])
+                )
                 continue
-            if acting_turn(s) is not None:
+            if acting_turn(state) is not None:
                 return
-            collect_income(x)
-            x.emit(E.PhaseStarted(phase="resolution"))
-        elif s.phase == "resolution":
-            if s.res_index < s.players:
-                resolve_step(x, (s.start_player + s.res_index) % s.players)
+            collect_income(scratch)
+            scratch.emit(E.PhaseStarted(phase="resolution"))
+        elif state.phase == "resolution":
+            if state.res_index < state.players:
+                resolve_step(scratch, (state.start_player + state.res_index) % state.players)
                 continue
             # Resolution Phase: the starting-player marker passes clockwise
-            x.emit(E.RoundEnded(round=s.round, next_start=(s.start_player + 1) % s.players))
-            if s.round >= C.ROUNDS:  # Game End: after all phases of round 8
-                x.emit(E.GameEnded())
+            scratch.emit(E.RoundEnded(round=state.round, next_start=(state.start_player + 1) % state.players))
+            if state.round >= C.ROUNDS:  # Game End: after all phases of round 8
+                scratch.emit(E.GameEnded())
                 return
-            _start_round(x)
+            _start_round(scratch)
 
 
-def _start_round(x: Scratch[State]) -> None:
+def _start_round(scratch: Scratch[State]) -> None:
     """A new round (Two-Player Game Rules: the draft "before each round begins"; Solo Rules, Event
     Cards: "at the start of every round, flip over 1 event card")."""
-    s = x.state
-    x.emit(E.RoundStarted(round=s.round + 1, start_player=s.start_player))
-    if s.players == 2:
-        roll_public_dice(x)
+    state = scratch.state
+    scratch.emit(E.RoundStarted(round=state.round + 1, start_player=state.start_player))
+    if state.players == 2:
+        roll_public_dice(scratch)
         return
-    if s.players == 1:
-        reveal_event_card(x)
-    _roll_tellers(x)
+    if state.players == 1:
+        reveal_event_card(scratch)
+    _roll_tellers(scratch)
 
 
-def _roll_tellers(x: Scratch[State]) -> None:
+def _roll_tellers(scratch: Scratch[State]) -> None:
     """Preparation Phase 1: roll the teller dice (2 in rounds 1-2, 3 afterwards - Game Flow); 2-3: a
     `prep` decision, in player order, for each player with something to do."""
-    s = x.state
+    state = scratch.state
     values = [
-        0 if d.owner < 0 or d.where == "storage" else x.rng.between(1, C.DIE_SIDES[d.large]) for d in s.dice
+        0 if d.owner < 0 or d.where == "storage" else scratch.rng.between(1, C.DIE_SIDES[d.large])
+        for d in state.dice
     ]
-    x.emit(E.DiceRolled(values=values))
-    seats = [(s.start_player + k) % s.players for k in range(s.players)]
-    frames = [Frame(kind="prep", seat=seat) for seat in seats if has_choices(s, seat)]
+    scratch.emit(E.DiceRolled(values=values))
+    seats = [(state.start_player + k) % state.players for k in range(state.players)]
+    frames = [Frame(kind="prep", seat=seat) for seat in seats if has_choices(state, seat)]
     if frames:
-        x.emit(E.DecisionQueued(frames=frames))
+        scratch.emit(E.DecisionQueued(frames=frames))

@@ -34,103 +34,103 @@ INVALID_AMOUNT = Refusal("invalid_amount", "convert at least 1 silver", "Prepara
 CONVERT_COPPER = Refusal("insufficient_copper", "10 copper per silver", "Preparation Phase 3")
 
 
-def _ready(p: Player, skill: str) -> bool:
+def _ready(player: Player, skill: str) -> bool:
     """Tier 1 Branches: the branch is staffed, and the skill is used "once per round"."""
-    return skill not in p.used_round and B.active(p, skill) is not None
+    return skill not in player.used_round and B.active(player, skill) is not None
 
 
-def _moved(s: State, seat: int, die: int, step: int) -> Die | None:
+def _moved(state: State, seat: int, die: int, step: int) -> Die | None:
     """The seat's die in the number areas, if `step` keeps it within its faces ("not beyond the
     die's normal range": no wrapping); skills act only on dice still in the number areas."""
-    if not 0 <= die < len(s.dice):
+    if not 0 <= die < len(state.dice):
         return None
-    d = s.dice[die]
+    d = state.dice[die]
     if d.owner != seat or d.where != "number" or not 1 <= d.value + step <= C.DIE_SIDES[d.large]:
         return None
     return d
 
 
-def die_skill_candidates(s: State, seat: int) -> Iterator[K.AdjustDie | K.SwapDice]:
+def die_skill_candidates(state: State, seat: int) -> Iterator[K.AdjustDie | K.SwapDice]:
     """Lasa, Changde, Jinzhou: every use on the seat's dice in the number areas (a superset)."""
-    p = s.pl[seat]
-    mine = [i for i, d in enumerate(s.dice) if d.owner == seat and d.where == "number"]
+    player = state.pl[seat]
+    mine = [i for i, d in enumerate(state.dice) if d.owner == seat and d.where == "number"]
     for skill in _STEP:
-        if _ready(p, skill):
+        if _ready(player, skill):
             yield from (K.AdjustDie(skill=skill, die=i) for i in mine)
-    if _ready(p, "die_swap"):
+    if _ready(player, "die_swap"):
         yield from (K.SwapDice(up=a, down=b) for a in mine for b in mine)
 
 
-def die_skill_refusal(s: State, seat: int, cmd: K.AdjustDie | K.SwapDice) -> Refusal | None:
+def die_skill_refusal(state: State, seat: int, cmd: K.AdjustDie | K.SwapDice) -> Refusal | None:
     """Tier 1 Branches: Lasa (-1), Changde (+1), Jinzhou (one die +1, another -1; "you must change
     both dice simultaneously"), once per round each, on the seat's dice in the number areas."""
-    p = s.pl[seat]
+    player = state.pl[seat]
     match cmd:
         case K.AdjustDie(skill=skill, die=die):  # Lasa / Changde
-            if skill not in _STEP or not _ready(p, skill):
+            if skill not in _STEP or not _ready(player, skill):
                 return SKILL_UNAVAILABLE
-            if _moved(s, seat, die, _STEP[skill]) is None:
+            if _moved(state, seat, die, _STEP[skill]) is None:
                 return WRONG_DIE
         case K.SwapDice(up=up, down=down):  # Jinzhou
-            if not _ready(p, "die_swap"):
+            if not _ready(player, "die_swap"):
                 return SKILL_UNAVAILABLE
-            if up == down or _moved(s, seat, up, +1) is None or _moved(s, seat, down, -1) is None:
+            if up == down or _moved(state, seat, up, +1) is None or _moved(state, seat, down, -1) is None:
                 return WRONG_DIE
     return None
 
 
-def use_die_skill(x: Scratch[State], seat: int, cmd: K.AdjustDie | K.SwapDice) -> None:
+def use_die_skill(scratch: Scratch[State], seat: int, cmd: K.AdjustDie | K.SwapDice) -> None:
     """Preparation 2: "If a die's value is changed by such an effect, move that die to the number
     area matching its new value" (the value is the number area)."""
-    dice = x.state.dice
+    dice = scratch.state.dice
     match cmd:
         case K.AdjustDie(skill=skill, die=die):
-            x.emit(E.DieAdjusted(seat=seat, skill=skill, die=die, value=dice[die].value + _STEP[skill]))
+            scratch.emit(E.DieAdjusted(seat=seat, skill=skill, die=die, value=dice[die].value + _STEP[skill]))
         case K.SwapDice(up=up, down=down):
-            x.emit(E.DieAdjusted(seat=seat, skill="die_swap", die=up, value=dice[up].value + 1))
-            x.emit(E.DieAdjusted(seat=seat, skill="die_swap", die=down, value=dice[down].value - 1))
+            scratch.emit(E.DieAdjusted(seat=seat, skill="die_swap", die=up, value=dice[up].value + 1))
+            scratch.emit(E.DieAdjusted(seat=seat, skill="die_swap", die=down, value=dice[down].value - 1))
 
 
-def _candidates(s: State, f: Frame) -> Iterator[Command]:
-    p = s.pl[f.seat]
-    yield from die_skill_candidates(s, f.seat)
-    if _ready(p, "recall_silver"):
-        yield from (K.RecallSilver(region=r) for r in B.branch_regions(p))
-    yield from (K.ConvertCopper(silver=n) for n in range(1, p.copper // 10 + 1))
+def _candidates(state: State, frame: Frame) -> Iterator[Command]:
+    player = state.pl[frame.seat]
+    yield from die_skill_candidates(state, frame.seat)
+    if _ready(player, "recall_silver"):
+        yield from (K.RecallSilver(region=r) for r in B.branch_regions(player))
+    yield from (K.ConvertCopper(silver=n) for n in range(1, player.copper // 10 + 1))
     yield K.EndPreparation()
 
 
-def _refusal(s: State, f: Frame, cmd: Command) -> Refusal | None:
-    p = s.pl[f.seat]
+def _refusal(state: State, frame: Frame, cmd: Command) -> Refusal | None:
+    player = state.pl[frame.seat]
     match cmd:
         case K.AdjustDie() | K.SwapDice():  # Lasa / Changde / Jinzhou
-            return die_skill_refusal(s, f.seat, cmd)
+            return die_skill_refusal(state, frame.seat, cmd)
         case K.RecallSilver(region=region):  # Jiujiang
-            if not _ready(p, "recall_silver"):
+            if not _ready(player, "recall_silver"):
                 return SKILL_UNAVAILABLE
-            if p.copper < RECALL_COST:
+            if player.copper < RECALL_COST:
                 return RECALL_COPPER
-            if region not in B.branch_regions(p) or p.regions[region].silver < 1:
+            if region not in B.branch_regions(player) or player.regions[region].silver < 1:
                 return NO_BRANCH_SILVER
         case K.ConvertCopper(silver=silver):  # Preparation Phase 3: 10 copper = 1 silver
             if silver < 1:
                 return INVALID_AMOUNT
-            if p.copper < 10 * silver:
+            if player.copper < 10 * silver:
                 return CONVERT_COPPER
     return None
 
 
-def _apply(x: Scratch[State], f: Frame, cmd: Command) -> None:
-    seat = f.seat
+def _apply(scratch: Scratch[State], frame: Frame, cmd: Command) -> None:
+    seat = frame.seat
     match cmd:
         case K.AdjustDie() | K.SwapDice():
-            use_die_skill(x, seat, cmd)
+            use_die_skill(scratch, seat, cmd)
         case K.RecallSilver(region=region):
-            x.emit(E.SilverRecalled(seat=seat, region=region, cost=RECALL_COST))
+            scratch.emit(E.SilverRecalled(seat=seat, region=region, cost=RECALL_COST))
         case K.ConvertCopper(silver=silver):
-            x.emit(E.CopperConverted(seat=seat, silver=silver))
+            scratch.emit(E.CopperConverted(seat=seat, silver=silver))
         case K.EndPreparation():
-            x.emit(E.PreparationEnded(seat=seat, frame=True))
+            scratch.emit(E.PreparationEnded(seat=seat, frame=True))
 
 
 PREPARATION = SubDecision(
@@ -141,7 +141,9 @@ PREPARATION = SubDecision(
 )
 
 
-def has_choices(s: State, seat: int) -> bool:
+def has_choices(state: State, seat: int) -> bool:
     """Whether the seat has anything to do in Preparation besides ending it (else it is skipped)."""
     f = Frame(kind="prep", seat=seat)
-    return any(not isinstance(c, K.EndPreparation) and _refusal(s, f, c) is None for c in _candidates(s, f))
+    return any(
+        not isinstance(c, K.EndPreparation) and _refusal(state, f, c) is None for c in _candidates(state, f)
+    )

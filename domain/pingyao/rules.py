@@ -44,8 +44,8 @@ class _Pending:
 
     __slots__ = ("f", "rules", "s")
 
-    def __init__(self, s: State, f: Frame) -> None:
-        self.s, self.f, self.rules = s, f, SUB_DECISIONS[f.kind]
+    def __init__(self, state: State, frame: Frame) -> None:
+        self.s, self.f, self.rules = state, frame, SUB_DECISIONS[frame.kind]
 
     def legal(self) -> list[Command]:
         return self.rules.legal(self.s, self.f)
@@ -55,33 +55,33 @@ class _Pending:
             return Refusal("wrong_decision", f"a {self.f.kind} decision is pending", "Game Flow")
         return self.rules.refusal(self.s, self.f, cmd)
 
-    def apply(self, x: Scratch[State], cmd: Any) -> None:
-        self.rules.apply(x, self.f, cmd)
+    def apply(self, scratch: Scratch[State], cmd: Any) -> None:
+        self.rules.apply(scratch, self.f, cmd)
 
 
-def _decision(s: State, seat: Seat) -> _Pending | DieTurn | RuleViolation:
+def _decision(state: State, seat: Seat) -> _Pending | DieTurn | RuleViolation:
     """The decision `seat` must answer now, or why it may not act."""
-    if s.phase == "end":
+    if state.phase == "end":
         return GameOver()
-    now = pending(s)
+    now = pending(state)
     if isinstance(now, Frame):
-        return _Pending(s, now) if now.seat == seat else NotYourTurn()
+        return _Pending(state, now) if now.seat == seat else NotYourTurn()
     if now is not None and now[0] == seat:
-        return DieTurn(s, seat, now[1])
+        return DieTurn(state, seat, now[1])
     return NotYourTurn()
 
 
-def refusal(s: State, seat: Seat, command: Command) -> RuleViolation | None:
+def refusal(state: State, seat: Seat, command: Command) -> RuleViolation | None:
     """Why `seat` may not give `command` now (any field values), or None if it may."""
-    decision = _decision(s, seat)
+    decision = _decision(state, seat)
     if isinstance(decision, RuleViolation):
         return decision
     why = decision.refusal(command)
     return None if why is None else why.error()
 
 
-def legal_moves(s: State, seat: Seat) -> list[Command]:
-    decision = _decision(s, seat)
+def legal_moves(state: State, seat: Seat) -> list[Command]:
+    decision = _decision(state, seat)
     return [] if isinstance(decision, RuleViolation) else decision.legal()
 
 

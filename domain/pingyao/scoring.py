@@ -9,50 +9,52 @@ from . import components as C
 from .state import Player, State
 
 
-def breakdown(p: Player) -> dict[str, int]:
+def breakdown(player: Player) -> dict[str, int]:
     """Game End, scoring steps 1-6 (Yamen Support Tile Reference: "Flat +4 points")."""
     out: dict[str, int] = {}
-    out["copper"] = p.copper // 10  # 1. every 10 copper
-    out["silver"] = p.head_office + sum(p.regions[r].silver for r in B.branch_regions(p))  # 2.
-    out["branches"] = sum(C.END_POINTS_TIER[C.region_tier(r)] for r in B.branch_regions(p))  # 3.
-    out["reputation_track"] = sum(v for k, v in C.REPUTATION_END_POINTS.items() if p.reputation >= k)  # 4.
-    out["exchange_track"] = sum(v for k, v in C.EXCHANGE_END_POINTS.items() if p.exchange >= k)
-    out["branch_tellers"] = B.tellers_on_branches(p) // 2  # 5.
-    out["branch_skills"] = skill_points(p)  # 6.
-    out["yamen"] = 4 if "flat_points" in p.yamen else 0
+    out["copper"] = player.copper // 10  # 1. every 10 copper
+    out["silver"] = player.head_office + sum(player.regions[r].silver for r in B.branch_regions(player))  # 2.
+    out["branches"] = sum(C.END_POINTS_TIER[C.region_tier(r)] for r in B.branch_regions(player))  # 3.
+    out["reputation_track"] = sum(
+        v for k, v in C.REPUTATION_END_POINTS.items() if player.reputation >= k
+    )  # 4.
+    out["exchange_track"] = sum(v for k, v in C.EXCHANGE_END_POINTS.items() if player.exchange >= k)
+    out["branch_tellers"] = B.tellers_on_branches(player) // 2  # 5.
+    out["branch_skills"] = skill_points(player)  # 6.
+    out["yamen"] = 4 if "flat_points" in player.yamen else 0
     return out
 
 
-def skill_points(p: Player) -> int:
+def skill_points(player: Player) -> int:
     """Game End 6 / Tier 3 Branches (and Moscow): end-game branch skills."""
     pts = 0
     for c in C.COLORS:
-        if B.active(p, f"end_{c}"):  # Guangzhou and twins
-            pts += B.count_color(p, c)
-    if B.active(p, "end_rep"):  # Shuntian
-        pts += p.reputation // 5
-    r = B.active(p, "end_tellers")  # Taipei
+        if B.active(player, f"end_{c}"):  # Guangzhou and twins
+            pts += B.count_color(player, c)
+    if B.active(player, "end_rep"):  # Shuntian
+        pts += player.reputation // 5
+    r = B.active(player, "end_tellers")  # Taipei
     if r:
-        pts += p.regions[r].tellers + p.regions[r].managers
-    if B.active(p, "end_exchange"):  # Jinan
-        pts += p.exchange // 3
-    r = B.active(p, "end_macau")  # Macau: 4 silver on it
-    if r and p.regions[r].silver >= 4:
+        pts += player.regions[r].tellers + player.regions[r].managers
+    if B.active(player, "end_exchange"):  # Jinan
+        pts += player.exchange // 3
+    r = B.active(player, "end_macau")  # Macau: 4 silver on it
+    if r and player.regions[r].silver >= 4:
         pts += 3
-    if B.active(p, "end_flat"):  # Moscow
+    if B.active(player, "end_flat"):  # Moscow
         pts += 1
     return pts
 
 
-def solo_values(p: Player, score: int) -> dict[str, int]:
+def solo_values(player: Player, score: int) -> dict[str, int]:
     """What the storyline card's conditions are compared against."""
     return {
         "score": score,
-        "reputation": p.reputation,
-        "exchange": p.exchange,
-        "branches": len(B.branch_regions(p)),
-        "tier3": sum(1 for r in B.branch_regions(p) if C.region_tier(r) == 3),
-        "tellers": B.tellers_on_branches(p),
+        "reputation": player.reputation,
+        "exchange": player.exchange,
+        "branches": len(B.branch_regions(player)),
+        "tier3": sum(1 for r in B.branch_regions(player) if C.region_tier(r) == 3),
+        "tellers": B.tellers_on_branches(player),
     }
 
 
@@ -61,20 +63,22 @@ def verdict(values: dict[str, int], goals: dict[str, int]) -> str:
     return "success" if all(values[k] >= v for k, v in goals.items()) else "failure"
 
 
-def _solo_outcome(s: State) -> Outcome:
-    p = s.pl[0]
-    bd = breakdown(p)
+def _solo_outcome(state: State) -> Outcome:
+    player = state.pl[0]
+    bd = breakdown(player)
     score = sum(bd.values())
-    story = C.STORYLINES[s.storyline]
-    values = solo_values(p, score)
+    story = C.STORYLINES[state.storyline]
+    values = solo_values(player, score)
     normal, hard = verdict(values, story.normal), verdict(values, story.hard)
-    summary = f"solo, storyline {s.storyline} ({story.name}): {score} points - Normal {normal}, Hard {hard}"
+    summary = (
+        f"solo, storyline {state.storyline} ({story.name}): {score} points - Normal {normal}, Hard {hard}"
+    )
     return Outcome(
         winners=[0] if normal == "success" else [],
-        scores=rank([Standing(0, score, bd, [p.copper % 10, p.reputation])]),
+        scores=rank([Standing(0, score, bd, [player.copper % 10, player.reputation])]),
         summary=summary,
         details={
-            "storyline": s.storyline,
+            "storyline": state.storyline,
             "normal": normal,
             "hard": hard,
             "values": values,
@@ -84,15 +88,15 @@ def _solo_outcome(s: State) -> Outcome:
     )
 
 
-def outcome(s: State) -> Outcome | None:
+def outcome(state: State) -> Outcome | None:
     """How to Score: the highest score wins; Resolution Phase: ties go to more unconverted copper,
     then higher reputation, else the victory is shared (Game End (Solo): the storyline verdict)."""
-    if s.phase != "end":
+    if state.phase != "end":
         return None
-    if s.players == 1:
-        return _solo_outcome(s)
+    if state.players == 1:
+        return _solo_outcome(state)
     standings = []
-    for seat, p in enumerate(s.pl):
+    for seat, p in enumerate(state.pl):
         bd = breakdown(p)
         # Tie-breaks: more unconverted copper (left after step 1), then higher reputation.
         standings.append(Standing(seat, sum(bd.values()), bd, [p.copper % 10, p.reputation]))

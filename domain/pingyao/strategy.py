@@ -91,30 +91,30 @@ _FLAT_SKILLS = {
 """Tier-1 skills: worth per income left (a better die value, a cheaper reroll, a choice of card)."""
 
 
-def skill_worth(p: Board, region: str, L: int) -> float:
+def skill_worth(player: Board, region: str, incomes_left: int) -> float:
     """Branch Skill Reference: what a branch's skill is worth to this board (in points) once active."""
-    t = p.regions[region].tile
+    t = player.regions[region].tile
     if not t:
         return 0.0
     sk = C.TILES[t].skill
     if sk.startswith("income_") and sk[7:] in C.COLORS:  # Lu'an and twins
-        return B.count_color(p, sk[7:]) * L / 10
+        return B.count_color(player, sk[7:]) * incomes_left / 10
     if sk == "income_rep":  # Guilin
-        return (p.reputation + L // 2) // 4 * L / 10
+        return (player.reputation + incomes_left // 2) // 4 * incomes_left / 10
     if sk == "income_exchange":  # Liuzhou
-        return (p.exchange + L // 2) // 3 * L / 10
+        return (player.exchange + incomes_left // 2) // 3 * incomes_left / 10
     if sk.startswith("end_") and sk[4:] in C.COLORS:  # Guangzhou and twins
-        return float(B.count_color(p, sk[4:]))
+        return float(B.count_color(player, sk[4:]))
     if sk == "end_rep":  # Shuntian
-        return float((p.reputation + L // 2) // 5)
+        return float((player.reputation + incomes_left // 2) // 5)
     if sk == "end_tellers":  # Taipei
-        r = p.regions[region]
+        r = player.regions[region]
         return r.tellers + r.managers + 1.0
     if sk == "end_exchange":  # Jinan
-        return float((p.exchange + L // 2) // 3)
+        return float((player.exchange + incomes_left // 2) // 3)
     if sk == "end_macau":  # Macau: 4 silver on it
-        return 3.0 if p.regions[region].silver >= 4 else 1.2
-    return _FLAT_SKILLS.get(sk, 0.0) * L
+        return 3.0 if player.regions[region].silver >= 4 else 1.2
+    return _FLAT_SKILLS.get(sk, 0.0) * incomes_left
 
 
 _TIER_RATE = {r: C.INCOME_RATE[C.region_tier(r)] for r in C.REGIONS}
@@ -141,14 +141,14 @@ TRACK_PACE = 1.2
 """Spaces a track can still climb per round left, for the chance of reaching a milestone."""
 
 
-def _reputation_milestones(L: int) -> tuple[tuple[int, float], ...]:
+def _reputation_milestones(incomes_left: int) -> tuple[tuple[int, float], ...]:
     """City God Temple: free branch tellers at 2, 8 and 13, lending +1 at 4 and +2 more at 10, the
     extra exchange card at 6; end points 1, 2 and 3 at 12, 14 and 15."""
-    lend = 2 * min(L, 3) / 10
+    lend = 2 * min(incomes_left, 3) / 10
     return (
         (2, TELLER_BONUS_WORTH),
         (4, lend),
-        (6, EXTRA_CARD_PER_INCOME * L),
+        (6, EXTRA_CARD_PER_INCOME * incomes_left),
         (8, TELLER_BONUS_WORTH),
         (10, 2 * lend),
         (12, 1.0),
@@ -158,15 +158,15 @@ def _reputation_milestones(L: int) -> tuple[tuple[int, float], ...]:
     )
 
 
-def _exchange_milestones(L: int) -> tuple[tuple[int, float], ...]:
+def _exchange_milestones(incomes_left: int) -> tuple[tuple[int, float], ...]:
     """West Street: the Exchange track's +1 handling fee at 3 and 6; end points at 9-12."""
-    fee = FEE_BONUS_PER_INCOME * L
+    fee = FEE_BONUS_PER_INCOME * incomes_left
     return ((3, fee), (6, fee), (9, 1.0), (10, 1.0), (11, 2.0), (12, 2.0))
 
 
-def _track_promise(level: int, L: int, milestones: tuple[tuple[int, float], ...]) -> float:
+def _track_promise(level: int, incomes_left: int, milestones: tuple[tuple[int, float], ...]) -> float:
     """The milestones ahead on a track, each at the chance of reaching it in the rounds left."""
-    reach = 1 + TRACK_PACE * L
+    reach = 1 + TRACK_PACE * incomes_left
     total = 0.0
     for at, worth in milestones:
         if at > level:
@@ -177,21 +177,26 @@ def _track_promise(level: int, L: int, milestones: tuple[tuple[int, float], ...]
     return total
 
 
-def _rep(p: Board) -> int:
-    return max(0, min(C.REPUTATION_MAX, p.reputation))
+def _rep(player: Board) -> int:
+    return max(0, min(C.REPUTATION_MAX, player.reputation))
 
 
-def _exch(p: Board) -> int:
-    return max(0, min(C.EXCHANGE_MAX, p.exchange))
+def _exch(player: Board) -> int:
+    return max(0, min(C.EXCHANGE_MAX, player.exchange))
 
 
-def board_value(p: Board, L: int, goals: dict[str, int] | None = None) -> float:
+def board_value(player: Board, incomes_left: int, goals: dict[str, int] | None = None) -> float:
     """The board's end-game worth in points (How to Score): score now (Game End 1-6), the Income
     Phases to come (Income Phase 1-4), what the tracks and waiting skills promise, less what is
     owed (exchange cards' withdrawals, the deposit)."""
-    rep, ex = _rep(p), _exch(p)
-    silver = p.head_office + sum(p.lending)
-    points = p.copper / 10 + _REP_POINTS[rep] + _EXCHANGE_POINTS[ex] + (4 if "flat_points" in p.yamen else 0)
+    rep, ex = _rep(player), _exch(player)
+    silver = player.head_office + sum(player.lending)
+    points = (
+        player.copper / 10
+        + _REP_POINTS[rep]
+        + _EXCHANGE_POINTS[ex]
+        + (4 if "flat_points" in player.yamen else 0)
+    )
     income = 0
     tier1 = 0
     staffed2 = 0
@@ -200,7 +205,7 @@ def board_value(p: Board, L: int, goals: dict[str, int] | None = None) -> float:
     colours = {"red": 0, "yellow": 0, "green": 0}
     active: dict[str, str] = {}
     waiting: list[str] = []
-    regions = p.regions
+    regions = player.regions
     for r in C.REGIONS:
         reg = regions[r]
         if not reg.tile:
@@ -253,36 +258,42 @@ def board_value(p: Board, L: int, goals: dict[str, int] | None = None) -> float:
                 end_points += 3 if regions[r].silver >= 4 else 0
             elif what == "flat":
                 end_points += 1
-        elif L > 0:
-            end_points += _FLAT_SKILLS.get(sk, 0.0) * L
+        elif incomes_left > 0:
+            end_points += _FLAT_SKILLS.get(sk, 0.0) * incomes_left
     points += end_points
     yamen = 0
-    if "tier1_income" in p.yamen:
+    if "tier1_income" in player.yamen:
         yamen += 2 * tier1
-    if "tier2_staffed" in p.yamen:
+    if "tier2_staffed" in player.yamen:
         yamen += _STAFFED_TIER2[min(staffed2, 3)]
-    points += (income + skill_income + yamen) * L / 10
-    if L > 0:
-        rate = _LEND_RATE[rep] + (1.5 if "lending_income" in p.yamen else 0.0)
-        lend = p.lending
-        points += (lend[0] * rate * min(1, L) + lend[1] * rate * min(2, L) + lend[2] * rate * min(3, L)) / 10
+    points += (income + skill_income + yamen) * incomes_left / 10
+    if incomes_left > 0:
+        rate = _LEND_RATE[rep] + (1.5 if "lending_income" in player.yamen else 0.0)
+        lend = player.lending
+        points += (
+            lend[0] * rate * min(1, incomes_left)
+            + lend[1] * rate * min(2, incomes_left)
+            + lend[2] * rate * min(3, incomes_left)
+        ) / 10
         # What the tracks still promise: lending at the reputation's rate, progress toward the
         # next end points, the Exchange track's fee bonuses on the exchanges to come.
-        points += _LEND_RATE[rep] * min(L, 3) / 10
-        points += _FEE_BONUS[ex] * FEE_BONUS_PER_INCOME * L
+        points += _LEND_RATE[rep] * min(incomes_left, 3) / 10
+        points += _FEE_BONUS[ex] * FEE_BONUS_PER_INCOME * incomes_left
         if rep >= C.REPUTATION_EXTRA_CARD:
-            points += EXTRA_CARD_PER_INCOME * L
-        points += _track_promise(rep, L, _reputation_milestones(L)) + _track_promise(
-            ex, L, _exchange_milestones(L)
+            points += EXTRA_CARD_PER_INCOME * incomes_left
+        points += _track_promise(rep, incomes_left, _reputation_milestones(incomes_left)) + _track_promise(
+            ex, incomes_left, _exchange_milestones(incomes_left)
         )
         for r in waiting:  # a skill waiting for its branch teller
-            points += INACTIVE_SKILL_SHARE * skill_worth(p, r, L)
+            points += INACTIVE_SKILL_SHARE * skill_worth(player, r, incomes_left)
     # What is owed: a silver per exchange card, the deposit's silver and interest.
-    points -= len(p.cards)
-    if p.deposit_marker:
-        points -= C.DEPOSIT_SILVER + C.DEPOSIT_INTEREST * min(p.deposit_marker, max(L, 1)) / 10
-    if p.cards or p.deposit_marker:
-        points -= _shortfall_penalty(p, L)
+    points -= len(player.cards)
+    if player.deposit_marker:
+        points -= (
+            C.DEPOSIT_SILVER + C.DEPOSIT_INTEREST * min(player.deposit_marker, max(incomes_left, 1)) / 10
+        )
+    if player.cards or player.deposit_marker:
+        points -= _shortfall_penalty(player, incomes_left)
     if goals:
         have = {
             "reputation": rep,
@@ -295,24 +306,24 @@ def board_value(p: Board, L: int, goals: dict[str, int] | None = None) -> float:
     return points
 
 
-def _shortfall_penalty(p: Board, L: int) -> float:
+def _shortfall_penalty(player: Board, incomes_left: int) -> float:
     """Emergency Fund Transfer: a piaohao that cannot pay what matures (exchange cards' withdrawals;
     the deposit's 2 silver from the head office) ships silver at 5 copper each.  The head office can
     still be refilled in a Preparation phase (10 copper = 1 silver) before a later maturity."""
-    final = L <= 1
+    final = incomes_left <= 1
     due_now: dict[str, int] = {}
     due_all: dict[str, int] = {}
-    for c in p.cards:
+    for c in player.cards:
         due_all[c.withdraw] = due_all.get(c.withdraw, 0) + 1
         if final or c.months <= 1:
             due_now[c.withdraw] = due_now.get(c.withdraw, 0) + 1
-    if p.deposit_marker:
+    if player.deposit_marker:
         due_all[C.HEAD_OFFICE] = due_all.get(C.HEAD_OFFICE, 0) + C.DEPOSIT_SILVER
-        if final or p.deposit_marker <= 1:
+        if final or player.deposit_marker <= 1:
             due_now[C.HEAD_OFFICE] = due_now.get(C.HEAD_OFFICE, 0) + C.DEPOSIT_SILVER
     penalty = 0.0
     for where, n in due_all.items():
-        have = p.head_office if where == C.HEAD_OFFICE else p.regions[where].silver
+        have = player.head_office if where == C.HEAD_OFFICE else player.regions[where].silver
         short_now = max(0, due_now.get(where, 0) - have)
         short_all = max(0, n - have)
         later = short_all - short_now
@@ -350,41 +361,41 @@ class Ctx:
         """West Street's worth by months allowed (shared by boards that differ in copper and silver)."""
         self.base = self.value(self.p)
 
-    def value(self, p: Board) -> float:
+    def value(self, player: Board) -> float:
         """`board_value`, remembered for the boards this decision looks at more than once."""
         last = self.last
-        if last is not None and last[0] is p:
+        if last is not None and last[0] is player:
             return last[1]
-        v = board_value(p, self.L, self.goals)
-        self.last = (p, v)
+        v = board_value(player, self.L, self.goals)
+        self.last = (player, v)
         return v
 
     def delta(self, before: Board, after: Board) -> float:
         """What a change of board is worth."""
         return board_value(after, self.L, self.goals) - self.value(before)
 
-    def gain(self, p: Board) -> float:
-        return board_value(p, self.L, self.goals) - self.base
+    def gain(self, player: Board) -> float:
+        return board_value(player, self.L, self.goals) - self.base
 
 
-def _with_region(p: Board, region: str, **changes: Any) -> Board:
-    reg = _replace(p.regions[region], **changes)
-    return _replace(p, regions={**p.regions, region: reg})
+def _with_region(player: Board, region: str, **changes: Any) -> Board:
+    reg = _replace(player.regions[region], **changes)
+    return _replace(player, regions={**player.regions, region: reg})
 
 
-def _with_silver(p: Board, where: str, n: int) -> Board:
+def _with_silver(player: Board, where: str, n: int) -> Board:
     if where == C.HEAD_OFFICE:
-        return _replace(p, head_office=p.head_office + n)
-    return _with_region(p, where, silver=p.regions[where].silver + n)
+        return _replace(player, head_office=player.head_office + n)
+    return _with_region(player, where, silver=player.regions[where].silver + n)
 
 
-def _with_reputation(p: Board, n: int) -> Board:
-    return _replace(p, reputation=min(C.REPUTATION_MAX, p.reputation + n))
+def _with_reputation(player: Board, n: int) -> Board:
+    return _replace(player, reputation=min(C.REPUTATION_MAX, player.reputation + n))
 
 
-def _rep_bonus_worth(ctx: Ctx, p: Board, before: int, after: int) -> float:
+def _rep_bonus_worth(ctx: Ctx, player: Board, before: int, after: int) -> float:
     """City God Temple, above the track: reputation 2, 8 and 13 each give a free branch teller."""
-    n = sum(1 for t in C.REPUTATION_TELLER_BONUS if before < t <= after and f"rep{t}" not in p.bonuses)
+    n = sum(1 for t in C.REPUTATION_TELLER_BONUS if before < t <= after and f"rep{t}" not in player.bonuses)
     return n * TELLER_BONUS_WORTH if ctx.L > 0 else n * 0.5
 
 
@@ -406,24 +417,26 @@ def bump_copper(view: PingyaoView, seat: int, die: int, action: str, value: int,
     return value - sv + (1 if d.large else 0)
 
 
-def _escort_worth(ctx: Ctx, p: Board, tier: int, color: str) -> float:
+def _escort_worth(ctx: Ctx, player: Board, tier: int, color: str) -> float:
     """Bank Escort: pay 6/12/24 copper, move 1/2/3 silver of capital to the new branch; a Tier-1
     branch +1 reputation."""
     region = f"{tier}{color}"
-    p = _replace(p, copper=p.copper - C.BUILD_COST[tier], head_office=p.head_office - C.CAPITAL[tier])
-    waiting = p.regions[region].waiting
-    p = _with_region(p, region, tile=_PLACEHOLDER[tier], silver=C.CAPITAL[tier])
+    player = _replace(
+        player, copper=player.copper - C.BUILD_COST[tier], head_office=player.head_office - C.CAPITAL[tier]
+    )
+    waiting = player.regions[region].waiting
+    player = _with_region(player, region, tile=_PLACEHOLDER[tier], silver=C.CAPITAL[tier])
     extra = 0.0
     if tier == 1:
-        before = p.reputation
-        p = _with_reputation(p, 1)
-        extra += _rep_bonus_worth(ctx, p, before, p.reputation)
+        before = player.reputation
+        player = _with_reputation(player, 1)
+        extra += _rep_bonus_worth(ctx, player, before, player.reputation)
     if waiting:
-        p = _with_region(p, region, waiting=0, tellers=1)
+        player = _with_region(player, region, waiting=0, tellers=1)
     fresh_colour = color not in {c for r in B.branch_regions(ctx.p) for c in B.colors_of(ctx.p, r)}
     extra += 0.3 if fresh_colour and ctx.L > 1 else 0.0  # West Street: more piaohao colours
     extra += _tile_choice_bonus(tier) if ctx.L > 0 else 0.0
-    return ctx.gain(p) + extra
+    return ctx.gain(player) + extra
 
 
 def _tile_choice_bonus(tier: int) -> float:
@@ -431,42 +444,44 @@ def _tile_choice_bonus(tier: int) -> float:
     return {1: 0.3, 2: 0.5, 3: 0.6}[tier]
 
 
-def _temple_worth(ctx: Ctx, p: Board, value: int) -> float:
+def _temple_worth(ctx: Ctx, player: Board, value: int) -> float:
     """Confucius Temple: a branch teller (5-6: 2 more copper; 1-2: a silver may also go to a branch)."""
     cost = 2 if C.band(value) == 2 else 0
-    p = _replace(p, copper=p.copper - cost)
-    best = max((_teller_gain(ctx, p, t) for t in B.teller_targets(p)), default=0.0)
+    player = _replace(player, copper=player.copper - cost)
+    best = max((_teller_gain(ctx, player, t) for t in B.teller_targets(player)), default=0.0)
     worth = best - cost / 10
-    if C.band(value) == 0 and p.head_office > 0:
-        worth += max(0.0, max((_move_silver_gain(ctx, p, r) for r in B.branch_regions(p)), default=0.0))
+    if C.band(value) == 0 and player.head_office > 0:
+        worth += max(
+            0.0, max((_move_silver_gain(ctx, player, r) for r in B.branch_regions(player)), default=0.0)
+        )
     return worth
 
 
-def _teller_gain(ctx: Ctx, p: Board, target: str) -> float:
+def _teller_gain(ctx: Ctx, player: Board, target: str) -> float:
     """Confucius Temple: a teller on a teller position activates the skill, on a management position
     raises effective silver; waiting on an empty region it sits idle until a branch opens."""
     region, _, slot = target.partition(":")
-    reg = p.regions[region]
+    reg = player.regions[region]
     if slot == "teller":
-        q = _with_region(p, region, tellers=reg.tellers + 1)
+        q = _with_region(player, region, tellers=reg.tellers + 1)
     elif slot == "manager":
-        q = _with_region(p, region, managers=reg.managers + 1)
+        q = _with_region(player, region, managers=reg.managers + 1)
     elif slot == "wait":
         return (0.1 + 0.05 * C.region_tier(region)) if ctx.L > 2 else 0.0
     else:
         return 0.0
-    return ctx.delta(p, q)
+    return ctx.delta(player, q)
 
 
-def _move_silver_gain(ctx: Ctx, p: Board, region: str) -> float:
+def _move_silver_gain(ctx: Ctx, player: Board, region: str) -> float:
     """Confucius Temple 1-2: a silver from the head office to a branch (worth it below its effective
     silver); the head office keeps silver for lending and capital."""
-    q = _replace(_with_silver(p, region, 1), head_office=p.head_office - 1)
-    keep = 0.15 if p.head_office <= 2 else 0.0
-    return ctx.delta(p, q) - keep
+    q = _replace(_with_silver(player, region, 1), head_office=player.head_office - 1)
+    keep = 0.15 if player.head_office <= 2 else 0.0
+    return ctx.delta(player, q) - keep
 
 
-def _street_worth(ctx: Ctx, p: Board, value: int) -> float:
+def _street_worth(ctx: Ctx, player: Board, value: int) -> float:
     """West Street: the average exchange card's best placement (with several cards drawn - Ningxia,
     reputation 6 - the best of them)."""
     months = C.MONTHS_BY_BAND[C.band(value)]
@@ -476,8 +491,8 @@ def _street_worth(ctx: Ctx, p: Board, value: int) -> float:
     values = sorted(
         max(
             (
-                _placement_worth(ctx, p, card, m, d, w)
-                for m, d, w in placements(p, card, months)
+                _placement_worth(ctx, player, card, m, d, w)
+                for m, d, w in placements(player, card, months)
                 if m == 1 or m == months
             ),
             default=0.0,
@@ -485,7 +500,9 @@ def _street_worth(ctx: Ctx, p: Board, value: int) -> float:
         for card in _CARD_KINDS
     )
     draws = (
-        1 + (1 if B.active(p, "extra_card") else 0) + (1 if p.reputation >= C.REPUTATION_EXTRA_CARD else 0)
+        1
+        + (1 if B.active(player, "extra_card") else 0)
+        + (1 if player.reputation >= C.REPUTATION_EXTRA_CARD else 0)
     )
     n = len(values)
     # (int ** int is typed Any: a negative exponent would make it a float)
@@ -500,22 +517,24 @@ _CARD_KINDS = tuple(
 """One exchange card per deposit/withdraw colour pair, at the middle handling fee."""
 
 
-def _pending_withdrawals(p: Board, where: str) -> int:
-    return sum(1 for c in p.cards if c.withdraw == where)
+def _pending_withdrawals(player: Board, where: str) -> int:
+    return sum(1 for c in player.cards if c.withdraw == where)
 
 
-def _placement_worth(ctx: Ctx, p: Board, card: str, months: int, deposit: str, withdraw: str) -> float:
+def _placement_worth(ctx: Ctx, player: Board, card: str, months: int, deposit: str, withdraw: str) -> float:
     """West Street step 1: the fee now, the silver deposited, the Exchange track +1; at maturity a
     silver leaves the withdrawal piaohao (an Emergency Fund Transfer if it has none; income lost if
     that silver was effective)."""
-    fee = exchange_fee(p, card, withdraw)
+    fee = exchange_fee(player, card, withdraw)
     q = _replace(
-        _with_silver(p, deposit, 1), copper=p.copper + fee, exchange=min(C.EXCHANGE_MAX, p.exchange + 1)
+        _with_silver(player, deposit, 1),
+        copper=player.copper + fee,
+        exchange=min(C.EXCHANGE_MAX, player.exchange + 1),
     )
-    q = _replace(q, cards=[*p.cards, _CardStub(card, months, deposit, withdraw)])
-    worth = ctx.delta(p, q)
+    q = _replace(q, cards=[*player.cards, _CardStub(card, months, deposit, withdraw)])
+    worth = ctx.delta(player, q)
     later = max(0, ctx.L - months)
-    at_w = B.silver_at(q, withdraw) - _pending_withdrawals(p, withdraw)
+    at_w = B.silver_at(q, withdraw) - _pending_withdrawals(player, withdraw)
     if at_w >= 1 and withdraw != C.HEAD_OFFICE:
         reg = q.regions[withdraw]
         cap = C.TILES[reg.tile].effective + reg.managers
@@ -533,44 +552,46 @@ class _CardStub(msgspec.Struct):
     withdraw: str
 
 
-def _lend_worth(ctx: Ctx, p: Board, months: int) -> float:
+def _lend_worth(ctx: Ctx, player: Board, months: int) -> float:
     """Money House, Lending: 2 silver from the head office onto loan-time position `months`."""
-    lending = list(p.lending)
+    lending = list(player.lending)
     lending[months - 1] += C.LEND_AMOUNT
-    q = _replace(p, head_office=p.head_office - C.LEND_AMOUNT, lending=lending)
-    return ctx.gain(q) - 0.05 * max(0, 3 - p.head_office)
+    q = _replace(player, head_office=player.head_office - C.LEND_AMOUNT, lending=lending)
+    return ctx.gain(q) - 0.05 * max(0, 3 - player.head_office)
 
 
-def _deposit_worth(ctx: Ctx, p: Board, months: int) -> float:
+def _deposit_worth(ctx: Ctx, player: Board, months: int) -> float:
     """Money House, Accepting Deposits: 2 silver in now, 2 copper interest each Resolution phase,
     the 2 silver back from the head office when the marker leaves the track."""
     q = _replace(
-        p,
-        head_office=p.head_office + C.DEPOSIT_SILVER,
-        deposit_area=p.deposit_area - C.DEPOSIT_SILVER,
+        player,
+        head_office=player.head_office + C.DEPOSIT_SILVER,
+        deposit_area=player.deposit_area - C.DEPOSIT_SILVER,
         deposit_marker=months,
     )
     return ctx.gain(q)
 
 
-def _city_god_worth(ctx: Ctx, p: Board, value: int, extra: bool) -> float:
+def _city_god_worth(ctx: Ctx, player: Board, value: int, extra: bool) -> float:
     """City God Temple: 1-2 pay 2 for +2, 3-4 +1 free, 5-6 pay 1 for +1 (the Yamen tile: 1 more copper
     for 1 more)."""
-    if p.reputation >= C.REPUTATION_MAX:
+    if player.reputation >= C.REPUTATION_MAX:
         return 0.0
     amount, cost = ((2, 2), (1, 0), (1, 1))[C.band(value)]
     if extra:
         amount, cost = amount + 1, cost + 1
-    q = _with_reputation(_replace(p, copper=p.copper - cost), amount)
-    return ctx.gain(q) + _rep_bonus_worth(ctx, p, p.reputation, q.reputation)
+    q = _with_reputation(_replace(player, copper=player.copper - cost), amount)
+    return ctx.gain(q) + _rep_bonus_worth(ctx, player, player.reputation, q.reputation)
 
 
-def yamen_tile_worth(ctx: Ctx, p: Board, tile: str, copper: int) -> float:
+def yamen_tile_worth(ctx: Ctx, player: Board, tile: str, copper: int) -> float:
     """Yamen Support Tile Reference: the tile's effect for the rest of the game, against its silver
     from the head office and the copper by die value."""
     L = ctx.L
-    q = _replace(p, copper=p.copper - copper, head_office=p.head_office - C.YAMEN_TILES[tile].silver)
-    q = _replace(q, yamen=[*p.yamen, tile])
+    q = _replace(
+        player, copper=player.copper - copper, head_office=player.head_office - C.YAMEN_TILES[tile].silver
+    )
+    q = _replace(q, yamen=[*player.yamen, tile])
     worth = ctx.gain(q)
     if tile == "any_value":
         worth += 0.12 * L
@@ -584,37 +605,37 @@ def yamen_tile_worth(ctx: Ctx, p: Board, tile: str, copper: int) -> float:
         worth += 0.08 * L  # more Tier-1 branches to come
     elif tile == "tier2_staffed":
         worth += 0.1 * L
-    elif tile == "lending_income" and sum(p.lending) == 0:
+    elif tile == "lending_income" and sum(player.lending) == 0:
         worth += 0.15 * min(L, 4)
     return worth
 
 
 def dispatch_worth(ctx: Ctx, cmd: Any) -> float:
     """A die sent to an action: the action's worth plus the bump's copper."""
-    view, p = ctx.view, ctx.p
+    view, player = ctx.view, ctx.p
     d = view.dice[cmd.die]
     value = cmd.value or d.value
     action = K.ACTION_OF[type(cmd)]
     delta = bump_copper(view, ctx.seat, cmd.die, action, value, bool(cmd.value))
-    return delta / 10 + action_worth(ctx, _replace(p, copper=p.copper + delta), cmd, value)
+    return delta / 10 + action_worth(ctx, _replace(player, copper=player.copper + delta), cmd, value)
 
 
-def action_worth(ctx: Ctx, p: Board, cmd: Any, value: int) -> float:
+def action_worth(ctx: Ctx, player: Board, cmd: Any, value: int) -> float:
     t = type(cmd)
     if t is K.BankEscort:
-        return _escort_worth(ctx, p, cmd.tier, cmd.color)
+        return _escort_worth(ctx, player, cmd.tier, cmd.color)
     if t is K.ConfuciusTemple:
-        return _temple_worth(ctx, p, value)
+        return _temple_worth(ctx, player, value)
     if t is K.WestStreet:
-        return _street_worth(ctx, p, value)
+        return _street_worth(ctx, player, value)
     if t is K.MoneyHouseLend:
-        return _lend_worth(ctx, p, cmd.months)
+        return _lend_worth(ctx, player, cmd.months)
     if t is K.MoneyHouseDeposit:
-        return _deposit_worth(ctx, p, cmd.months)
+        return _deposit_worth(ctx, player, cmd.months)
     if t is K.CityGodTemple:
-        return _city_god_worth(ctx, p, value, cmd.extra)
+        return _city_god_worth(ctx, player, value, cmd.extra)
     if t is K.Yamen:
-        return yamen_tile_worth(ctx, p, cmd.tile, C.YAMEN_COPPER[C.band(value)])
+        return yamen_tile_worth(ctx, player, cmd.tile, C.YAMEN_COPPER[C.band(value)])
     return 0.0
 
 
@@ -627,7 +648,7 @@ def _closed(view: PingyaoView, action: str) -> bool:
 def options_for_value(ctx: Ctx, die: int, value: int) -> list[Any]:
     """The dispatches a die showing `value` would have (an approximation of the legal moves: the
     same-value block, a full resting area, copper, silver and room)."""
-    view, p = ctx.view, ctx.p
+    view, player = ctx.view, ctx.p
     out: list[Any] = []
     for action in C.ACTIONS:
         if _closed(view, action):
@@ -638,32 +659,36 @@ def options_for_value(ctx: Ctx, die: int, value: int) -> list[Any]:
         resting = sum(1 for x in occ if x.where == "rest" and not (x.owner < 0 and view.players == 2))
         if any(x.where == "space" for x in occ) and resting >= C.resting_capacity(action):
             continue
-        avail = p.copper + bump_copper(view, ctx.seat, die, action, value, False)
+        avail = player.copper + bump_copper(view, ctx.seat, die, action, value, False)
         if avail < 0:
             continue
         if action == "bank_escort":
             for tier in C.tiers_for(value):
-                if avail < C.BUILD_COST[tier] or p.head_office < C.CAPITAL[tier]:
+                if avail < C.BUILD_COST[tier] or player.head_office < C.CAPITAL[tier]:
                     continue
                 if not view.stack_counts.get(str(tier), 0):
                     continue
                 out += [
                     K.BankEscort(die=die, tier=tier, color=c)
                     for c in C.COLORS
-                    if not p.regions[f"{tier}{c}"].tile
+                    if not player.regions[f"{tier}{c}"].tile
                 ]
         elif action == "confucius_temple":
-            if B.has_teller_target(p) and avail >= (2 if C.band(value) == 2 else 0):
+            if B.has_teller_target(player) and avail >= (2 if C.band(value) == 2 else 0):
                 out.append(K.ConfuciusTemple(die=die))
         elif action == "west_street":
-            if len(p.cards) < C.MAX_CARDS:
+            if len(player.cards) < C.MAX_CARDS:
                 out.append(K.WestStreet(die=die))
         elif action == "money_house":
             months = C.MONTHS_BY_BAND[C.band(value)]
             for m in range(1, months + 1):
-                if p.head_office >= 2 and p.lending[m - 1] + 2 <= 2 and sum(p.lending) + 2 <= C.LEND_TOTAL:
+                if (
+                    player.head_office >= 2
+                    and player.lending[m - 1] + 2 <= 2
+                    and sum(player.lending) + 2 <= C.LEND_TOTAL
+                ):
                     out.append(K.MoneyHouseLend(die=die, months=m, amount=C.LEND_AMOUNT))
-            if not p.deposit_marker and p.deposit_area >= C.DEPOSIT_SILVER:
+            if not player.deposit_marker and player.deposit_area >= C.DEPOSIT_SILVER:
                 out.append(K.MoneyHouseDeposit(die=die, months=1))
         elif action == "city_god_temple":
             if avail >= ((2, 0, 1)[C.band(value)]):
@@ -674,7 +699,7 @@ def options_for_value(ctx: Ctx, die: int, value: int) -> list[Any]:
                 out += [
                     K.Yamen(die=die, tile=t)
                     for t, n in view.yamen_supply.items()
-                    if n > 0 and t not in p.yamen and p.head_office >= C.YAMEN_TILES[t].silver
+                    if n > 0 and t not in player.yamen and player.head_office >= C.YAMEN_TILES[t].silver
                 ]
     return out
 
@@ -684,22 +709,25 @@ def best_at_value(ctx: Ctx, die: int, value: int) -> float:
     key = ("best", die, value)
     found = ctx.cache.get(key)
     if found is None:
-        view, p = ctx.view, ctx.p
+        view, player = ctx.view, ctx.p
         best = 0.0
         for cmd in options_for_value(ctx, die, value):
             action = K.ACTION_OF[type(cmd)]
             delta = bump_copper(view, ctx.seat, die, action, value, False)
-            best = max(best, delta / 10 + action_worth(ctx, _replace(p, copper=p.copper + delta), cmd, value))
+            best = max(
+                best,
+                delta / 10 + action_worth(ctx, _replace(player, copper=player.copper + delta), cmd, value),
+            )
         found = ctx.cache[key] = best
     return found
 
 
-def reroll_price(p: Board, value: int) -> int:
+def reroll_price(player: Board, value: int) -> int:
     """Action Phase: 2 copper for a 5-6, 1 for 1-4; Xiangyang and the solo reward each 1 less."""
     cost = C.reroll_cost(value)
-    if B.active(p, "reroll_discount"):
+    if B.active(player, "reroll_discount"):
         cost -= 1
-    if any(C.EVENT_CARDS[c].reward == "reroll_discount" for c in p.ongoing if c in C.EVENT_CARDS):
+    if any(C.EVENT_CARDS[c].reward == "reroll_discount" for c in player.ongoing if c in C.EVENT_CARDS):
         cost -= 1
     return max(0, cost)
 
@@ -733,10 +761,10 @@ def _branch_tile_worth(ctx: Ctx, tile: str) -> float:
     region = pend.region if pend is not None else ""
     if not region:
         return 0.0
-    p = ctx.p
+    player = ctx.p
     t = C.TILES[tile]
-    reg = p.regions[region]
-    q = _with_region(p, region, tile=tile, silver=reg.silver + C.CAPITAL[C.region_tier(region)])
+    reg = player.regions[region]
+    q = _with_region(player, region, tile=tile, silver=reg.silver + C.CAPITAL[C.region_tier(region)])
     if reg.waiting and t.positions:
         q = _with_region(q, region, waiting=0, tellers=1)
     worth = ctx.gain(q)
@@ -761,9 +789,9 @@ def _branch_tile_worth(ctx: Ctx, tile: str) -> float:
 
 
 def _rep_step(ctx: Ctx, n: int) -> float:
-    p = ctx.p
-    q = _with_reputation(p, n)
-    return ctx.gain(q) + _rep_bonus_worth(ctx, p, p.reputation, q.reputation)
+    player = ctx.p
+    q = _with_reputation(player, n)
+    return ctx.gain(q) + _rep_bonus_worth(ctx, player, player.reputation, q.reputation)
 
 
 def _place_exchange_worth(ctx: Ctx, cmd: K.PlaceExchange) -> float:
@@ -783,14 +811,14 @@ def _choose_card_worth(ctx: Ctx, card: str) -> float:
     )
 
 
-def _silver_keep_worth(ctx: Ctx, p: Board, where: str) -> float:
+def _silver_keep_worth(ctx: Ctx, player: Board, where: str) -> float:
     """What a piaohao loses with one silver less (an Emergency Fund Transfer's source or fee)."""
-    if B.silver_at(p, where) < 1:
+    if B.silver_at(player, where) < 1:
         return 99.0
-    q = _with_silver(p, where, -1)
-    due = _pending_withdrawals(p, where)
+    q = _with_silver(player, where, -1)
+    due = _pending_withdrawals(player, where)
     short = 0.6 if B.silver_at(q, where) < due else 0.0
-    return -ctx.delta(p, q) + short
+    return -ctx.delta(player, q) + short
 
 
 def _transfer_worth(ctx: Ctx, cmd: K.TransferFunds) -> float:
@@ -812,10 +840,10 @@ def _resolve_worth(ctx: Ctx, card: str) -> float:
 def _convert_worth(ctx: Ctx, silver: int) -> float:
     """Preparation Phase 3: 10 copper = 1 silver changes no score, so it is worth what the silver
     opens this round (a branch's capital, lending, a Yamen tile) for the dice rolled."""
-    p = ctx.p
+    player = ctx.p
     if ctx.L <= 1:
         return -0.01
-    q = _replace(p, copper=p.copper - 10 * silver, head_office=p.head_office + silver)
+    q = _replace(player, copper=player.copper - 10 * silver, head_office=player.head_office + silver)
     return _dice_prospects(Ctx(ctx.view, ctx.seat, q, ctx.street)) - _dice_prospects(ctx) - 0.01 * silver
 
 
@@ -832,10 +860,12 @@ def _dice_prospects(ctx: Ctx) -> float:
 
 def _recall_worth(ctx: Ctx, region: str) -> float:
     """Jiujiang: 2 copper to bring a silver beyond a branch's effective silver back to the head office."""
-    p = ctx.p
-    q = _replace(_with_silver(p, region, -1), head_office=p.head_office + 1, copper=p.copper - 2)
+    player = ctx.p
+    q = _replace(
+        _with_silver(player, region, -1), head_office=player.head_office + 1, copper=player.copper - 2
+    )
     worth = ctx.gain(q)
-    return worth + (0.15 if p.head_office < 2 and ctx.L >= 2 else 0.0)
+    return worth + (0.15 if player.head_office < 2 and ctx.L >= 2 else 0.0)
 
 
 # --- The strategy ------------------------------------------------------------------------------------
@@ -849,29 +879,31 @@ def _worth(ctx: Ctx, cmd: Command) -> float:
 
 _DISPATCH = frozenset(K.DISPATCH)
 _HANDLERS: dict[type, Callable[[Ctx, Any], float]] = {
-    K.Reroll: lambda ctx, c: _reroll_worth(ctx, c.die),
-    K.DiscardDie: lambda ctx, c: C.DISCARD_COPPER / 10,
-    K.Decline: lambda ctx, c: 0.0,
+    K.Reroll: lambda ctx, command: _reroll_worth(ctx, command.die),
+    K.DiscardDie: lambda ctx, command: C.DISCARD_COPPER / 10,
+    K.Decline: lambda ctx, command: 0.0,
     K.AdjustDie: _die_skill_worth,
     K.SwapDice: _die_skill_worth,
-    K.RecallSilver: lambda ctx, c: _recall_worth(ctx, c.region),
-    K.ConvertCopper: lambda ctx, c: _convert_worth(ctx, c.silver),
-    K.EndPreparation: lambda ctx, c: 0.0,
-    K.ChooseBranch: lambda ctx, c: _branch_tile_worth(ctx, c.tile),
-    K.PlaceTeller: lambda ctx, c: _teller_gain(ctx, ctx.p, c.target) if c.target else -0.01,
-    K.MoveSilver: lambda ctx, c: _move_silver_gain(ctx, ctx.p, c.region) if c.region else 0.0,
-    K.ChooseExchangeCard: lambda ctx, c: _choose_card_worth(ctx, c.card),
-    K.PlaceExchange: _place_exchange_worth,
-    K.UseEntrySkill: lambda ctx, c: (
-        (0.0 if ctx.view.pending and ctx.view.pending.skill == "entry_reset" else 0.5) if c.use else 0.0
+    K.RecallSilver: lambda ctx, command: _recall_worth(ctx, command.region),
+    K.ConvertCopper: lambda ctx, command: _convert_worth(ctx, command.silver),
+    K.EndPreparation: lambda ctx, command: 0.0,
+    K.ChooseBranch: lambda ctx, command: _branch_tile_worth(ctx, command.tile),
+    K.PlaceTeller: lambda ctx, command: _teller_gain(ctx, ctx.p, command.target) if command.target else -0.01,
+    K.MoveSilver: lambda ctx, command: (
+        _move_silver_gain(ctx, ctx.p, command.region) if command.region else 0.0
     ),
-    K.ResolveExchange: lambda ctx, c: _resolve_worth(ctx, c.card),
+    K.ChooseExchangeCard: lambda ctx, command: _choose_card_worth(ctx, command.card),
+    K.PlaceExchange: _place_exchange_worth,
+    K.UseEntrySkill: lambda ctx, command: (
+        (0.0 if ctx.view.pending and ctx.view.pending.skill == "entry_reset" else 0.5) if command.use else 0.0
+    ),
+    K.ResolveExchange: lambda ctx, command: _resolve_worth(ctx, command.card),
     K.TransferFunds: _transfer_worth,
-    K.PlacePublicDie: lambda ctx, c: 0.1 if c.action == "" else 0.0,
-    K.PlaceStartingBranch: lambda ctx, c: 0.0,
-    K.ClaimReward: lambda ctx, c: 0.5 if c.accept else 0.0,
-    K.TakeYamenTile: lambda ctx, c: yamen_tile_worth(ctx, ctx.p, c.tile, 0),
-    K.TakeBackDie: lambda ctx, c: 0.0,
+    K.PlacePublicDie: lambda ctx, command: 0.1 if command.action == "" else 0.0,
+    K.PlaceStartingBranch: lambda ctx, command: 0.0,
+    K.ClaimReward: lambda ctx, command: 0.5 if command.accept else 0.0,
+    K.TakeYamenTile: lambda ctx, command: yamen_tile_worth(ctx, ctx.p, command.tile, 0),
+    K.TakeBackDie: lambda ctx, command: 0.0,
 }
 
 

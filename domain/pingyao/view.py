@@ -113,77 +113,86 @@ class PingyaoView(View, tag="pingyao", kw_only=True):
     round_actions: dict[str, int] = {}  # noqa: RUF012 - msgspec copies a mutable default
 
 
-def _die(d: Die) -> PingyaoDieView:
+def _die(die: Die) -> PingyaoDieView:
     return PingyaoDieView(
-        owner=d.owner, large=d.large, value=d.value, where=d.where, action=d.action, rerolled=d.rerolled
+        owner=die.owner,
+        large=die.large,
+        value=die.value,
+        where=die.where,
+        action=die.action,
+        rerolled=die.rerolled,
     )
 
 
-def _region(r: Region) -> PingyaoRegionView:
+def _region(region: Region) -> PingyaoRegionView:
     return PingyaoRegionView(
-        tile=r.tile, silver=r.silver, tellers=r.tellers, managers=r.managers, waiting=r.waiting
+        tile=region.tile,
+        silver=region.silver,
+        tellers=region.tellers,
+        managers=region.managers,
+        waiting=region.waiting,
     )
 
 
-def _player(p: Player) -> PingyaoPlayerView:
+def _player(player: Player) -> PingyaoPlayerView:
     return PingyaoPlayerView(
-        copper=p.copper,
-        head_office=p.head_office,
-        regions={k: _region(r) for k, r in p.regions.items()},
-        reputation=p.reputation,
-        exchange=p.exchange,
-        lending=list(p.lending),
-        deposit_area=p.deposit_area,
-        deposit_marker=p.deposit_marker,
+        copper=player.copper,
+        head_office=player.head_office,
+        regions={k: _region(r) for k, r in player.regions.items()},
+        reputation=player.reputation,
+        exchange=player.exchange,
+        lending=list(player.lending),
+        deposit_area=player.deposit_area,
+        deposit_marker=player.deposit_marker,
         cards=[
             PingyaoExchangeView(card=c.card, months=c.months, deposit=c.deposit, withdraw=c.withdraw)
-            for c in p.cards
+            for c in player.cards
         ],
-        yamen=list(p.yamen),
-        bonuses=list(p.bonuses),
-        used_round=list(p.used_round),
-        ongoing=list(p.ongoing),
+        yamen=list(player.yamen),
+        bonuses=list(player.bonuses),
+        used_round=list(player.used_round),
+        ongoing=list(player.ongoing),
     )
 
 
-def _pending(f: Frame) -> PingyaoPendingDecision:
+def _pending(frame: Frame) -> PingyaoPendingDecision:
     return PingyaoPendingDecision(
-        kind=f.kind,
-        seat=f.seat,
-        region=f.region,
-        months=f.months,
-        fee=f.fee,
-        skill=f.skill,
-        dest=f.dest,
-        card=f.card,
-        cost=f.cost,
+        kind=frame.kind,
+        seat=frame.seat,
+        region=frame.region,
+        months=frame.months,
+        fee=frame.fee,
+        skill=frame.skill,
+        dest=frame.dest,
+        card=frame.card,
+        cost=frame.cost,
     )
 
 
-def view(s: State, seat: int | None) -> PingyaoView:
-    drawer = s.frames[0].seat if s.frames else None
+def view(state: State, seat: int | None) -> PingyaoView:
+    drawer = state.frames[0].seat if state.frames else None
     mine = seat is not None and seat == drawer
     return PingyaoView(
-        players=s.players,
-        round=s.round,
-        phase=s.phase,
-        start_player=s.start_player,
-        to_act=to_act(s),
-        dice=[_die(d) for d in s.dice],
-        boards=[_player(p) for p in s.pl],
-        pending=_pending(s.frames[0]) if s.frames else None,
-        stack_counts={t: B.tiles_left(s, int(t)) for t in s.stacks},
-        deck_count=len(s.deck) + len(s.deck_bottom),
-        discards=list(s.discards),
-        yamen_supply=dict(s.yamen_supply),
-        drawn_tiles=list(s.drawn) if mine or s.phase == "end" else [],
-        drawn_count=len(s.drawn),
-        drawn_cards=list(s.drawn_cards) if mine or len(s.drawn_cards) == 1 else [],
-        drawn_cards_count=len(s.drawn_cards),
-        supply_silver=s.supply_silver,
-        storyline=s.storyline,
-        event_card=s.event_card,
-        events_seen=list(s.events_seen),
-        goal_met=s.goal_met,
-        round_actions=dict(s.round_actions),
+        players=state.players,
+        round=state.round,
+        phase=state.phase,
+        start_player=state.start_player,
+        to_act=to_act(state),
+        dice=[_die(d) for d in state.dice],
+        boards=[_player(p) for p in state.pl],
+        pending=_pending(state.frames[0]) if state.frames else None,
+        stack_counts={t: B.tiles_left(state, int(t)) for t in state.stacks},
+        deck_count=len(state.deck) + len(state.deck_bottom),
+        discards=list(state.discards),
+        yamen_supply=dict(state.yamen_supply),
+        drawn_tiles=list(state.drawn) if mine or state.phase == "end" else [],
+        drawn_count=len(state.drawn),
+        drawn_cards=list(state.drawn_cards) if mine or len(state.drawn_cards) == 1 else [],
+        drawn_cards_count=len(state.drawn_cards),
+        supply_silver=state.supply_silver,
+        storyline=state.storyline,
+        event_card=state.event_card,
+        events_seen=list(state.events_seen),
+        goal_met=state.goal_met,
+        round_actions=dict(state.round_actions),
     )

@@ -170,7 +170,7 @@ def _best_for_category(cat: str, tiles: list[int]) -> tuple[int, list[list[int]]
                 if cur is None or nv > cur[0]:
                     nxt[key] = (nv, tuple(tally), (*picks, mask))
         states = nxt
-    best_value, _counts, best_picks = max(states.values(), key=lambda v: v[0])
+    best_value, _counts, best_picks = max(states.values(), key=lambda entry: entry[0])
     bundles: list[list[int]] = []
     rest: list[int] = []
     for row, mask in zip(rows, best_picks, strict=True):

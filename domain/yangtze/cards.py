@@ -29,16 +29,16 @@ _EITHER = (False, True)
 
 
 # --- buy two, free good (flags on a purchase) -----------------------------------------------------
-def free_good_choices(s: State, seat: int) -> tuple[bool, ...]:
+def free_good_choices(state: State, seat: int) -> tuple[bool, ...]:
     """Special Cards: "he takes the good without paying for it", once: ``free=True`` only while the
     card is unused (so only one of two goods bought with the buy-two card can be free)."""
-    return _EITHER if C.FREE_GOOD in s.cards[seat] else _NO
+    return _EITHER if C.FREE_GOOD in state.cards[seat] else _NO
 
 
-def buy_two_choices(s: State, seat: int) -> tuple[bool, ...]:
+def buy_two_choices(state: State, seat: int) -> tuple[bool, ...]:
     """Special Cards: "buy two goods instead of one during his turn": ``buy_two=True`` only on the
     turn's first purchase, while the card is unused."""
-    return _EITHER if s.stage == "sell" and C.BUY_TWO in s.cards[seat] else _NO
+    return _EITHER if state.stage == "sell" and C.BUY_TWO in state.cards[seat] else _NO
 
 
 def card_refusal(card: str) -> RuleViolation:
@@ -49,19 +49,19 @@ def card_refusal(card: str) -> RuleViolation:
 
 
 # --- liquidity and the sell card, at any time -----------------------------------------------------
-def playable_cards(s: State, seat: int) -> list[str]:
+def playable_cards(state: State, seat: int) -> list[str]:
     """Special Cards: the seat's unused cards ("After a card is used, it is taken out of the game"),
     less the sell card while a sale with it is open (one such sale at a time)."""
-    cards = s.cards[seat]
-    if s.window is None:
+    cards = state.cards[seat]
+    if state.window is None:
         return cards
     return [card for card in cards if card != C.SELL_ANYTIME]
 
 
-def any_time_refusal(s: State, seat: int, card: str) -> RuleViolation | None:
-    if card in playable_cards(s, seat):
+def any_time_refusal(state: State, seat: int, card: str) -> RuleViolation | None:
+    if card in playable_cards(state, seat):
         return None
-    if card in s.cards[seat]:
+    if card in state.cards[seat]:
         return RuleViolation(
             "sale_in_progress",
             "a sale with the sell card is in progress; wait until it is done",
@@ -75,7 +75,7 @@ def any_time_refusal(s: State, seat: int, card: str) -> RuleViolation | None:
 
 
 def decide_any_time(
-    s: State, seat: int, command: PlayLiquidity | PlaySellCard, *, forced: bool = False
+    state: State, seat: int, command: PlayLiquidity | PlaySellCard, *, forced: bool = False
 ) -> list[Event]:
     """The card played; *forced* when the seat redeems a liquidity card because a tax exceeds its
     money (Rulers, additional notes; the seat chose which card, yangtze-3)."""
@@ -83,7 +83,7 @@ def decide_any_time(
         card = C.SELL_ANYTIME
     else:
         card = C.liquidity_card(command.value)
-    refusal = any_time_refusal(s, seat, card)
+    refusal = any_time_refusal(state, seat, card)
     if refusal is not None:
         raise refusal
     if isinstance(command, PlaySellCard):
@@ -91,8 +91,8 @@ def decide_any_time(
     return [LiquidityCardPlayed(seat=seat, value=command.value, forced=forced)]
 
 
-def any_time_moves(s: State, seat: int, moves: list[Command]) -> None:
-    for card in playable_cards(s, seat):
+def any_time_moves(state: State, seat: int, moves: list[Command]) -> None:
+    for card in playable_cards(state, seat):
         if card in C.LIQUIDITY:
             moves.append(PlayLiquidity(value=C.LIQUIDITY[card]))
         elif card == C.SELL_ANYTIME:
@@ -100,12 +100,12 @@ def any_time_moves(s: State, seat: int, moves: list[Command]) -> None:
 
 
 # --- the sale opened by the sell card -------------------------------------------------------------
-def decide_sale(s: State, seat: int, command: Command) -> tuple[list[Event], bool]:
+def decide_sale(state: State, seat: int, command: Command) -> tuple[list[Event], bool]:
     """Special Cards: "sell one or more bundles of goods any time", then ``DoneSelling``; ending the
     sale lets the game go on (a pending ruler's order may have nothing left to act on)."""
     match command:
         case SellBundle(goods=goods):
-            refusal = sale_refusal(s.screens[seat], goods)
+            refusal = sale_refusal(state.screens[seat], goods)
             if refusal is not None:
                 raise refusal
             return [GoodsSold(seat=seat, goods=list(goods), value=bundle_value(goods), via="card")], False
@@ -114,8 +114,8 @@ def decide_sale(s: State, seat: int, command: Command) -> tuple[list[Event], boo
     raise RuleViolation("finish_selling", "sell bundles or finish selling (DoneSelling) first", rule=R_CARDS)
 
 
-def sale_moves(s: State, seat: int, moves: list[Command]) -> None:
-    moves.extend(map(SellBundle, possible_bundles(s.screens[seat])))
+def sale_moves(state: State, seat: int, moves: list[Command]) -> None:
+    moves.extend(map(SellBundle, possible_bundles(state.screens[seat])))
     moves.append(DoneSelling())
 
 

@@ -70,7 +70,7 @@ BUNDLE_VALUES: dict[str, dict[str, list[int]]] = {
     cat: {
         bundle: [
             v.value
-            for v in sorted(DATA.bundle_values, key=lambda v: v.size)
+            for v in sorted(DATA.bundle_values, key=lambda entry: entry.size)
             if (v.category, v.bundle) == (cat, bundle)
         ]
         for bundle in ("good", "colour")
@@ -149,7 +149,7 @@ _BRANCH_TYPE = tuple(_TYPE_INDEX[b.type] for b in DATA.branches)
 _BRANCH_COLOUR = tuple(b.colour for b in DATA.branches)
 _BRANCH_DOTS = tuple(b.dots for b in DATA.branches)
 SET_VALUES = {s.types: s.value for s in DATA.branch_sets}
-MAJORITY_VALUES = tuple(p.value for p in sorted(DATA.branch_majorities, key=lambda p: p.place))
+MAJORITY_VALUES = tuple(p.value for p in sorted(DATA.branch_majorities, key=lambda entry: entry.place))
 BRANCH_INCOME_STEP = DATA.branch_income.value
 """Rulers: "advanced 2 spaces" for each branch type shown (``yangtze-2``: for each branch token)."""
 

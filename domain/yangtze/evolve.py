@@ -48,32 +48,32 @@ from .versions import YANGTZE_2
 
 
 # --- money (rulebook "1. Sell a Bundle of Goods": track and 50-coins) ----------------------------
-def _gain(s: State, seat: int, amount: int) -> None:
+def _gain(state: State, seat: int, amount: int) -> None:
     """1. Sell a Bundle of Goods: "If a player's money level exceeds 60, he receives a coin with a
     value of 50 and resets his marking coin on the track board by 50 points." """
-    track = s.track[seat] + amount
+    track = state.track[seat] + amount
     while track > C.TRACK_MAX:
         track -= C.COIN_VALUE
-        s.coins[seat] += 1
-    s.track[seat] = track
+        state.coins[seat] += 1
+    state.track[seat] = track
 
 
-def _pay(s: State, seat: int, amount: int) -> None:
+def _pay(state: State, seat: int, amount: int) -> None:
     """1. Sell a Bundle of Goods: the 50-coins "may be exchanged at any time if the money on the
     money track board drops to 0 or falls below 0"; at exactly 0 the player keeps them (see
     docs/games/yangtze.md, Money)."""
-    track = s.track[seat] - amount
-    while track < 0 and s.coins[seat] > 0:
+    track = state.track[seat] - amount
+    while track < 0 and state.coins[seat] > 0:
         track += C.COIN_VALUE
-        s.coins[seat] -= 1
-    s.track[seat] = track
+        state.coins[seat] -= 1
+    state.track[seat] = track
 
 
 # --- the events ----------------------------------------------------------------------------------
-def _next_ruler_seat(s: State) -> None:
-    s.ruler_queue.pop(0)
-    s.ruler_current = s.rulers[-1]
-    s.responded = UNSET
+def _next_ruler_seat(state: State) -> None:
+    state.ruler_queue.pop(0)
+    state.ruler_current = state.rulers[-1]
+    state.responded = UNSET
 
 
 def _clockwise_from(seat: int, players: int) -> list[int]:
@@ -81,10 +81,10 @@ def _clockwise_from(seat: int, players: int) -> list[int]:
     return [*range(seat, players), *range(seat)]
 
 
-def _out_of_bag(s: State, token: int) -> None:
+def _out_of_bag(state: State, token: int) -> None:
     """A token drawn from the bag leaves it.  The bag is kept in token order (built sorted, it only
     loses tokens), so bisection finds the token ``list.remove`` would, without a linear scan."""
-    bag = s.bag
+    bag = state.bag
     i = bisect_left(bag, token)
     if i < len(bag) and bag[i] == token:
         del bag[i]
@@ -92,241 +92,241 @@ def _out_of_bag(s: State, token: int) -> None:
         bag.remove(token)
 
 
-def _take_out_of_screen(s: State, seat: int, goods: Iterable[int]) -> None:
-    screen, public = s.screens[seat], s.public[seat]
+def _take_out_of_screen(state: State, seat: int, goods: Iterable[int]) -> None:
+    screen, public = state.screens[seat], state.public[seat]
     for good in goods:
         screen.remove(good)
         if good in public:
             public.remove(good)
 
 
-def _good_drawn(s: State, e: GoodDrawn) -> None:
+def _good_drawn(state: State, event: GoodDrawn) -> None:
     # 2. Purchase One Good: placed at the open side, "pushing any other tiles along the river
     # until the resulting gap is filled".
-    _out_of_bag(s, e.good)
-    river = s.river
+    _out_of_bag(state, event.good)
+    river = state.river
     del river[river.index(None)]
-    river.insert(0, e.good)
-    s.refills -= 1
+    river.insert(0, event.good)
+    state.refills -= 1
 
 
-def _goods_sold(s: State, e: GoodsSold) -> None:
+def _goods_sold(state: State, event: GoodsSold) -> None:
     # 1. Sell a Bundle of Goods: the tokens go in the box (not in the bag!).
-    seat = e.seat
-    _take_out_of_screen(s, seat, e.goods)
-    s.box.extend(e.goods)
-    _gain(s, seat, e.value)
-    s.acted = True
-    if e.via == "order":
-        _next_ruler_seat(s)
+    seat = event.seat
+    _take_out_of_screen(state, seat, event.goods)
+    state.box.extend(event.goods)
+    _gain(state, seat, event.value)
+    state.acted = True
+    if event.via == "order":
+        _next_ruler_seat(state)
 
 
-def _good_purchased(s: State, e: GoodPurchased) -> None:
+def _good_purchased(state: State, event: GoodPurchased) -> None:
     # 2. Purchase One Good (Special Cards: free good, buy two -- refill only after both).
-    seat = e.seat
-    s.river[e.slot] = None
-    s.screens[seat].append(e.good)
-    s.public[seat].append(e.good)
-    _pay(s, seat, e.price)
-    if e.free:
-        s.cards[seat].remove(C.FREE_GOOD)
-    s.acted = True
-    if e.buy_two:
-        s.cards[seat].remove(C.BUY_TWO)
-        s.stage = "second"
+    seat = event.seat
+    state.river[event.slot] = None
+    state.screens[seat].append(event.good)
+    state.public[seat].append(event.good)
+    _pay(state, seat, event.price)
+    if event.free:
+        state.cards[seat].remove(C.FREE_GOOD)
+    state.acted = True
+    if event.buy_two:
+        state.cards[seat].remove(C.BUY_TWO)
+        state.stage = "second"
     else:
-        s.phase = "refill"
-        s.refills = s.river.count(None)
+        state.phase = "refill"
+        state.refills = state.river.count(None)
 
 
-def _purchase_skipped(s: State, e: PurchaseSkipped) -> None:
+def _purchase_skipped(state: State, event: PurchaseSkipped) -> None:
     # Game Play: buying is optional; the gaps (a buy-two purchase's) are refilled all the same.
-    s.phase = "refill"
-    s.refills = s.river.count(None)
+    state.phase = "refill"
+    state.refills = state.river.count(None)
 
 
-def _turn_ended(s: State, e: TurnEnded) -> None:
+def _turn_ended(state: State, event: TurnEnded) -> None:
     # Game Play: clockwise; the note's idle round is counted here.
-    s.active = e.next
-    s.phase = "turn"
-    s.stage = "sell"
-    s.idle = 0 if s.acted else s.idle + 1
-    s.acted = False
-    s.refills = 0
+    state.active = event.next
+    state.phase = "turn"
+    state.stage = "sell"
+    state.idle = 0 if state.acted else state.idle + 1
+    state.acted = False
+    state.refills = 0
 
 
-def _bid_placed(s: State, e: BidPlaced) -> None:
+def _bid_placed(state: State, event: BidPlaced) -> None:
     # Branches: the others bid in player order, among the seats still in.
-    s.high_bid = e.amount
-    s.high_bidder = e.seat
-    auction_in = s.auction_in
-    i = auction_in.index(e.seat)
-    s.auction_turn = auction_in[(i + 1) % len(auction_in)]
+    state.high_bid = event.amount
+    state.high_bidder = event.seat
+    auction_in = state.auction_in
+    i = auction_in.index(event.seat)
+    state.auction_turn = auction_in[(i + 1) % len(auction_in)]
 
 
-def _passed(s: State, e: Passed) -> None:
+def _passed(state: State, event: Passed) -> None:
     # Branches: a pass leaves the auction.
-    auction_in = s.auction_in
-    i = auction_in.index(e.seat)
+    auction_in = state.auction_in
+    i = auction_in.index(event.seat)
     del auction_in[i]
-    s.auction_turn = auction_in[i % len(auction_in)] if auction_in else None
+    state.auction_turn = auction_in[i % len(auction_in)] if auction_in else None
 
 
-def _branch_drawn(s: State, e: BranchDrawn) -> None:
+def _branch_drawn(state: State, event: BranchDrawn) -> None:
     # Branches: auctioned at once, the drawer first, then the others in player order.
-    _out_of_bag(s, e.token)
-    s.phase = "auction"
-    s.auction_token = e.token
-    s.auction_in = _clockwise_from(s.active, s.players)
-    s.auction_turn = s.active
-    s.high_bid = 0
-    s.high_bidder = None
+    _out_of_bag(state, event.token)
+    state.phase = "auction"
+    state.auction_token = event.token
+    state.auction_in = _clockwise_from(state.active, state.players)
+    state.auction_turn = state.active
+    state.high_bid = 0
+    state.high_bidder = None
 
 
-def _auction_closed(s: State) -> None:
-    s.phase = "refill"
-    s.auction_token = None
-    s.auction_in = []
-    s.auction_turn = None
-    s.high_bid = 0
-    s.high_bidder = None
+def _auction_closed(state: State) -> None:
+    state.phase = "refill"
+    state.auction_token = None
+    state.auction_in = []
+    state.auction_turn = None
+    state.high_bid = 0
+    state.high_bidder = None
 
 
-def _branch_won(s: State, e: BranchWon) -> None:
+def _branch_won(state: State, event: BranchWon) -> None:
     # Branches: the winner pays his bid; the token lies face up in front of his screen.
-    _pay(s, e.seat, e.price)
-    s.branches[e.seat].append(e.token)
-    _auction_closed(s)
+    _pay(state, event.seat, event.price)
+    state.branches[event.seat].append(event.token)
+    _auction_closed(state)
 
 
-def _branch_discarded(s: State, e: BranchDiscarded) -> None:
+def _branch_discarded(state: State, event: BranchDiscarded) -> None:
     # Branches: "If no player bids for the branch token, it is placed back in the box."
-    s.removed_branches.append(e.token)
-    _auction_closed(s)
+    state.removed_branches.append(event.token)
+    _auction_closed(state)
 
 
-def _ruler_drawn(s: State, e: RulerDrawn) -> None:
+def _ruler_drawn(state: State, event: RulerDrawn) -> None:
     # Rulers: next open spot; the order goes once round, starting with the active player.
-    _out_of_bag(s, e.token)
-    s.rulers.append(e.token)
-    s.phase = "ruler"
-    s.ruler_queue = _clockwise_from(s.active, s.players)
-    s.ruler_current = e.token
+    _out_of_bag(state, event.token)
+    state.rulers.append(event.token)
+    state.phase = "ruler"
+    state.ruler_queue = _clockwise_from(state.active, state.players)
+    state.ruler_current = event.token
 
 
-def _order_executed(s: State, e: OrderExecuted) -> None:
+def _order_executed(state: State, event: OrderExecuted) -> None:
     # Rulers: branch income, or a tax less what is forgiven (additional notes).
-    if e.amount >= 0:
-        _gain(s, e.seat, e.amount)
+    if event.amount >= 0:
+        _gain(state, event.seat, event.amount)
     else:
-        _pay(s, e.seat, -e.amount - e.forgiven)
-    _next_ruler_seat(s)
+        _pay(state, event.seat, -event.amount - event.forgiven)
+    _next_ruler_seat(state)
 
 
-def _good_returned(s: State, e: GoodReturned) -> None:
+def _good_returned(state: State, event: GoodReturned) -> None:
     # Rulers: "One already purchased goods token ... must be placed back in the box."
-    _take_out_of_screen(s, e.seat, (e.good,))
-    s.box.append(e.good)
-    _next_ruler_seat(s)
+    _take_out_of_screen(state, event.seat, (event.good,))
+    state.box.append(event.good)
+    _next_ruler_seat(state)
 
 
-def _good_exchanged(s: State, e: GoodExchanged) -> None:
+def _good_exchanged(state: State, event: GoodExchanged) -> None:
     # Rulers: a good from behind the screen swaps places with one on the river (now public).
-    seat = e.seat
-    _take_out_of_screen(s, seat, (e.good,))
-    s.screens[seat].append(e.taken)
-    s.public[seat].append(e.taken)
-    s.river[e.slot] = e.good
-    _next_ruler_seat(s)
+    seat = event.seat
+    _take_out_of_screen(state, seat, (event.good,))
+    state.screens[seat].append(event.taken)
+    state.public[seat].append(event.taken)
+    state.river[event.slot] = event.good
+    _next_ruler_seat(state)
 
 
-def _liquidity_bought_back(s: State, e: LiquidityBoughtBack) -> None:
+def _liquidity_bought_back(state: State, event: LiquidityBoughtBack) -> None:
     # Rulers, buy-back order: the card returns to the player's unused cards.
-    _pay(s, e.seat, e.value)
-    s.liquidity_used[e.seat].remove(e.value)
-    s.cards[e.seat].append(C.liquidity_card(e.value))
-    _next_ruler_seat(s)
+    _pay(state, event.seat, event.value)
+    state.liquidity_used[event.seat].remove(event.value)
+    state.cards[event.seat].append(C.liquidity_card(event.value))
+    _next_ruler_seat(state)
 
 
-def _ruler_chosen(s: State, e: RulerChosen) -> None:
+def _ruler_chosen(state: State, event: RulerChosen) -> None:
     # Rulers: the repeat order executes the chosen face-up ruler's order for this seat.
-    s.ruler_current = s.rulers[e.spot]
-    s.responded = UNSET
+    state.ruler_current = state.rulers[event.spot]
+    state.responded = UNSET
 
 
-def _response_passed(s: State, e: ResponsePassed) -> None:
+def _response_passed(state: State, event: ResponsePassed) -> None:
     # Special Cards, "any time": the seat lets the order be applied without playing a card first.
-    s.responded = True
+    state.responded = True
 
 
-def _order_declined(s: State, e: OrderDeclined) -> None:
-    _next_ruler_seat(s)
+def _order_declined(state: State, event: OrderDeclined) -> None:
+    _next_ruler_seat(state)
 
 
-def _order_skipped(s: State, e: OrderSkipped) -> None:
-    _next_ruler_seat(s)
+def _order_skipped(state: State, event: OrderSkipped) -> None:
+    _next_ruler_seat(state)
 
 
-def _ruler_resolved(s: State, e: RulerResolved) -> None:
+def _ruler_resolved(state: State, event: RulerResolved) -> None:
     # Rulers: the order has gone round; "Only thereafter does the player draw another token".
-    s.phase = "refill"
-    s.ruler_queue = []
-    s.ruler_current = None
+    state.phase = "refill"
+    state.ruler_queue = []
+    state.ruler_current = None
 
 
-def _liquidity_card_played(s: State, e: LiquidityCardPlayed) -> None:
+def _liquidity_card_played(state: State, event: LiquidityCardPlayed) -> None:
     # Special Cards: liquidity cards raise the money level by 10, 15 or 20, once.
-    s.cards[e.seat].remove(C.liquidity_card(e.value))
-    s.liquidity_used[e.seat].append(e.value)
-    _gain(s, e.seat, e.value)
+    state.cards[event.seat].remove(C.liquidity_card(event.value))
+    state.liquidity_used[event.seat].append(event.value)
+    _gain(state, event.seat, event.value)
 
 
-def _sell_card_played(s: State, e: SellCardPlayed) -> None:
+def _sell_card_played(state: State, event: SellCardPlayed) -> None:
     # Special Cards: the sell card opens a sale for its owner.
-    s.cards[e.seat].remove(C.SELL_ANYTIME)
-    s.window = e.seat
+    state.cards[event.seat].remove(C.SELL_ANYTIME)
+    state.window = event.seat
 
 
-def _selling_done(s: State, e: SellingDone) -> None:
-    s.window = None
+def _selling_done(state: State, event: SellingDone) -> None:
+    state.window = None
 
 
-def _starting_goods_drawn(s: State, e: StartingGoodsDrawn) -> None:
+def _starting_goods_drawn(state: State, event: StartingGoodsDrawn) -> None:
     # Game Setup: two goods from the bag behind each screen.
-    for g in e.goods:
-        _out_of_bag(s, g)
-    s.screens[e.seat].extend(e.goods)
+    for g in event.goods:
+        _out_of_bag(state, g)
+    state.screens[event.seat].extend(event.goods)
 
 
-def _game_set_up(s: State, e: GameSetUp) -> None:
+def _game_set_up(state: State, event: GameSetUp) -> None:
     # Game Setup: 30 on the money track, six special cards each, seat 0 starts.
-    n = e.players
-    if e.rules_version != YANGTZE_2:
-        s.rules_version = e.rules_version  # a yangtze-2 state leaves it UNSET (State.rules_version)
-    s.players = n
-    s.river = list(e.river)
-    on_river = set(e.river)
-    s.bag = [t for t in C.ALL_TOKENS if t not in on_river]
-    s.screens = [[] for _ in range(n)]
-    s.public = [[] for _ in range(n)]
-    s.track = [C.START_MONEY] * n
-    s.coins = [0] * n
-    s.cards = [list(C.SPECIAL_CARDS) for _ in range(n)]
-    s.liquidity_used = [[] for _ in range(n)]
-    s.branches = [[] for _ in range(n)]
-    s.phase = "turn"
-    s.stage = "sell"
-    s.active = 0
+    n = event.players
+    if event.rules_version != YANGTZE_2:
+        state.rules_version = event.rules_version  # a yangtze-2 state leaves it UNSET (State.rules_version)
+    state.players = n
+    state.river = list(event.river)
+    on_river = set(event.river)
+    state.bag = [t for t in C.ALL_TOKENS if t not in on_river]
+    state.screens = [[] for _ in range(n)]
+    state.public = [[] for _ in range(n)]
+    state.track = [C.START_MONEY] * n
+    state.coins = [0] * n
+    state.cards = [list(C.SPECIAL_CARDS) for _ in range(n)]
+    state.liquidity_used = [[] for _ in range(n)]
+    state.branches = [[] for _ in range(n)]
+    state.phase = "turn"
+    state.stage = "sell"
+    state.active = 0
 
 
-def _final_scoring(s: State, e: FinalScoring) -> None:
+def _final_scoring(state: State, event: FinalScoring) -> None:
     # End of Game and Final Scoring.
-    s.phase = "over"
-    s.window = None
-    s.final_reason = e.reason
-    s.final_bundles = [[list(b) for b in seat] for seat in e.bundles]
-    s.final_breakdown = [dict(b) for b in e.breakdown]
-    s.final_totals = list(e.totals)
+    state.phase = "over"
+    state.window = None
+    state.final_reason = event.reason
+    state.final_bundles = [[list(b) for b in seat] for seat in event.bundles]
+    state.final_breakdown = [dict(b) for b in event.breakdown]
+    state.final_totals = list(event.totals)
 
 
 HANDLERS: dict[type, Handler] = {

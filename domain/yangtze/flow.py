@@ -29,37 +29,37 @@ def _advance(table: Scratch[State]) -> None:
     rng, emit = table.rng, table.emit
     assert rng is not None
     while True:
-        s = table.state
-        if s.window is not None:
+        state = table.state
+        if state.window is not None:
             return
-        if s.phase == "refill":
-            if s.refills > 0 and s.bag:
+        if state.phase == "refill":
+            if state.refills > 0 and state.bag:
                 # 2. Purchase One Good: draw until a good fills the gap; a ruler or a branch drawn
                 # on the way is dealt with first.  An empty bag leaves the gaps.
-                token = s.bag[rng.below(len(s.bag))]
+                token = state.bag[rng.below(len(state.bag))]
                 if C.is_good(token):
                     emit(GoodDrawn(good=token))
                 elif C.is_ruler(token):
-                    emit(RulerDrawn(token=token, spot=len(s.rulers)))
+                    emit(RulerDrawn(token=token, spot=len(state.rulers)))
                 else:
                     emit(BranchDrawn(token=token))
                 continue
-            emit(TurnEnded(seat=s.active, next=(s.active + 1) % s.players))
-            s = table.state
-            if s.idle >= s.players:
+            emit(TurnEnded(seat=state.active, next=(state.active + 1) % state.players))
+            state = table.state
+            if state.idle >= state.players:
                 # Game Play, note: a whole round in which nobody acts ends the game.
-                emit(final_scoring(s, "a full round passed in which nobody bought or sold"))
+                emit(final_scoring(state, "a full round passed in which nobody bought or sold"))
             return
-        if s.phase == "ruler":
-            if not s.ruler_queue:
-                emit(RulerResolved(spot=len(s.rulers) - 1))
-                s = table.state
-                if len(s.rulers) == C.RULER_COUNT:
+        if state.phase == "ruler":
+            if not state.ruler_queue:
+                emit(RulerResolved(spot=len(state.rulers) - 1))
+                state = table.state
+                if len(state.rulers) == C.RULER_COUNT:
                     # End of Game: the 12th ruler's order is executed, then the final scoring.
-                    emit(final_scoring(s, "the 12th ruler's order was executed"))
+                    emit(final_scoring(state, "the 12th ruler's order was executed"))
                     return
                 continue
-            events = order_step(s, s.ruler_queue[0])
+            events = order_step(state, state.ruler_queue[0])
             if not events:
                 return
             emit(*events)

@@ -74,46 +74,44 @@ _BY_PHASE: dict[str, tuple[Decide, Moves]] = {
 _SALE: tuple[Decide, Moves] = (decide_sale, sale_moves)  # Special Cards: the sell card's sale
 
 
-def _seated(s: State, seat: Any) -> bool:
-    return isinstance(seat, int) and 0 <= seat < s.players
+def _seated(state: State, seat: Any) -> bool:
+    return isinstance(seat, int) and 0 <= seat < state.players
 
 
-def _pending(s: State, seat: Any) -> tuple[Decide, Moves] | None:
+def _pending(state: State, seat: Any) -> tuple[Decide, Moves] | None:
     """The decision the game waits for from *seat* now, or None (also for anything not a seat)."""
-    if seat not in to_act(s):
+    if seat not in to_act(state):
         return None
-    return _SALE if s.window is not None else _BY_PHASE[s.phase]
+    return _SALE if state.window is not None else _BY_PHASE[state.phase]
 
 
 def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
-    s = state
-    if s.phase == "over":
+    if state.phase == "over":
         raise GameOver()
     if isinstance(command, ANY_TIME):
-        if not _seated(s, seat):
+        if not _seated(state, seat):
             raise NotYourTurn()
-        if not (isinstance(command, PlayLiquidity) and waits_on_cards(s, seat)):
-            return decide_any_time(s, seat, command)
+        if not (isinstance(command, PlayLiquidity) and waits_on_cards(state, seat)):
+            return decide_any_time(state, seat, command)
         # The card may be what the pending order waited for (a debt, or a response window it
         # closes): the game then goes on by itself.
-        return settle(s, decide_any_time(s, seat, command, forced=owes(s, seat)), rng)
-    pending = _pending(s, seat)
+        return settle(state, decide_any_time(state, seat, command, forced=owes(state, seat)), rng)
+    pending = _pending(state, seat)
     if pending is None:
         raise NotYourTurn()
-    if isinstance(command, DoneSelling) and s.window is None:
+    if isinstance(command, DoneSelling) and state.window is None:
         raise no_sale_open()
-    events, goes_on = pending[0](s, seat, command)
-    return settle(s, events, rng) if goes_on else events
+    events, goes_on = pending[0](state, seat, command)
+    return settle(state, events, rng) if goes_on else events
 
 
 def legal_moves(state: State, seat: Seat) -> list[Command]:
     """The decision asked of *seat* now, plus its any-time cards (Special Cards: liquidity, sell)."""
-    s = state
-    if s.phase == "over" or not _seated(s, seat):
+    if state.phase == "over" or not _seated(state, seat):
         return []
     moves: list[Command] = []
-    pending = _pending(s, seat)
+    pending = _pending(state, seat)
     if pending is not None:
-        pending[1](s, seat, moves)
-    any_time_moves(s, seat, moves)
+        pending[1](state, seat, moves)
+    any_time_moves(state, seat, moves)
     return moves

@@ -103,23 +103,23 @@ def river_slots(state: State) -> list[int]:
     return [slot for slot, good in enumerate(state.river) if good is not None]
 
 
-def copy_state(s: State) -> State:
+def copy_state(state: State) -> State:
     """A private copy for a decision that looks ahead through its own events: every list the
     handlers mutate is copied, nothing else (cheaper than a msgpack round trip)."""
     return msgspec.structs.replace(
-        s,
-        bag=list(s.bag),
-        river=list(s.river),
-        screens=[list(x) for x in s.screens],
-        public=[list(x) for x in s.public],
-        track=list(s.track),
-        coins=list(s.coins),
-        cards=[list(x) for x in s.cards],
-        liquidity_used=[list(x) for x in s.liquidity_used],
-        branches=[list(x) for x in s.branches],
-        rulers=list(s.rulers),
-        box=list(s.box),
-        removed_branches=list(s.removed_branches),
-        auction_in=list(s.auction_in),
-        ruler_queue=list(s.ruler_queue),
+        state,
+        bag=list(state.bag),
+        river=list(state.river),
+        screens=[list(x) for x in state.screens],
+        public=[list(x) for x in state.public],
+        track=list(state.track),
+        coins=list(state.coins),
+        cards=[list(x) for x in state.cards],
+        liquidity_used=[list(x) for x in state.liquidity_used],
+        branches=[list(x) for x in state.branches],
+        rulers=list(state.rulers),
+        box=list(state.box),
+        removed_branches=list(state.removed_branches),
+        auction_in=list(state.auction_in),
+        ruler_queue=list(state.ruler_queue),
     )

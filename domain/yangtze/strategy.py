@@ -206,82 +206,87 @@ def bundles_with_prospect(goods: tuple[int, ...], obtainable: set[int], my_turns
 
 
 # --- 2. Purchase One Good (and the cards that change it) -------------------------------------------
-def free_card_keep(t: _Table) -> float:
+def free_card_keep(table: _Table) -> float:
     """Special Cards, free good: what keeping the card is worth -- a dear good later, if turns remain."""
-    if t.my_turns <= 1:
+    if table.my_turns <= 1:
         return 0.0
-    return 8.0 if t.my_turns > 4 else 5.0
+    return 8.0 if table.my_turns > 4 else 5.0
 
 
-def buy_two_keep(t: _Table) -> float:
+def buy_two_keep(table: _Table) -> float:
     """Special Cards, buy two goods: what keeping the card is worth for a later turn."""
-    return 0.0 if t.my_turns <= 2 else 2.0
+    return 0.0 if table.my_turns <= 2 else 2.0
 
 
-def purchase_value(t: _Table, screen: list[int], slot: int, free: bool) -> float:
+def purchase_value(table: _Table, screen: list[int], slot: int, free: bool) -> float:
     """2. Purchase One Good: what the good adds to the goods behind the screen, less its price (or
     less the free-good card, when it is played)."""
-    good = t.view.river[slot]
+    good = table.view.river[slot]
     if good is None:
         return -1e9
-    gain = t.goods_worth([*screen, good]) - t.goods_worth(screen)
+    gain = table.goods_worth([*screen, good]) - table.goods_worth(screen)
     if free:
-        return gain - free_card_keep(t)
-    return gain - C.PRICES[slot] - t.reserve_cost(t.cash - C.PRICES[slot])
+        return gain - free_card_keep(table)
+    return gain - C.PRICES[slot] - table.reserve_cost(table.cash - C.PRICES[slot])
 
 
-def best_second(t: _Table, screen: list[int], cash: int, taken: int, free_left: bool) -> float:
+def best_second(table: _Table, screen: list[int], cash: int, taken: int, free_left: bool) -> float:
     """The best purchase the buy-two card's second purchase could make (0 when none gains)."""
     best = 0.0
-    for slot, good in enumerate(t.view.river):
+    for slot, good in enumerate(table.view.river):
         if good is None or slot == taken:
             continue
         for free in (False, True) if free_left else (False,):
             if not free and C.PRICES[slot] > cash:
                 continue
-            best = max(best, purchase_value(t, screen, slot, free))
+            best = max(best, purchase_value(table, screen, slot, free))
     return best
 
 
-def buy_two_value(t: _Table, move: PurchaseGood, free_left: bool) -> float:
+def buy_two_value(table: _Table, move: PurchaseGood, free_left: bool) -> float:
     """Special Cards, buy two goods: worth playing only when a second purchase also gains."""
-    good = t.view.river[move.slot]
+    good = table.view.river[move.slot]
     if good is None:
         return -1e6
-    cash_after = t.cash - (0 if move.free else C.PRICES[move.slot])
-    second = best_second(t, [*t.screen, good], cash_after, move.slot, free_left and not move.free)
-    return second - buy_two_keep(t) if second > 0 else -1e6
+    cash_after = table.cash - (0 if move.free else C.PRICES[move.slot])
+    second = best_second(table, [*table.screen, good], cash_after, move.slot, free_left and not move.free)
+    return second - buy_two_keep(table) if second > 0 else -1e6
 
 
 # --- 1. Sell a Bundle of Goods --------------------------------------------------------------------
-def sale_value(t: _Table, goods: list[int]) -> float:
+def sale_value(table: _Table, goods: list[int]) -> float:
     """1. Sell a Bundle of Goods: the money the bundle brings plus what the remaining goods are
     worth, against what all of them are worth kept (0: the sale loses no prospect)."""
-    rest = list(t.screen)
+    rest = list(table.screen)
     for g in goods:
         rest.remove(g)
     value = bundle_value(goods)
-    return value + t.goods_worth(rest) - t.goods_worth(t.screen) - t.reserve_cost(t.cash + value)
+    return (
+        value
+        + table.goods_worth(rest)
+        - table.goods_worth(table.screen)
+        - table.reserve_cost(table.cash + value)
+    )
 
 
 # --- Branches --------------------------------------------------------------------------------------
-def branch_worth(t: _Table, token: int) -> float:
+def branch_worth(table: _Table, token: int) -> float:
     """Branches Scoring: the token's marginal set bonus and "most / second most" money against
     the branches on the table, plus the branch income of the rulers still to come, less their
     branch tax."""
-    seat = t.seat
-    holdings = [list(b) for b in t.view.branches]
+    seat = table.seat
+    holdings = [list(b) for b in table.view.branches]
     before_sets = sum(branch_sets(holdings[seat]).values())
     before_major = sum(branch_majorities(holdings)[seat])
     holdings[seat].append(token)
     after_sets = sum(branch_sets(holdings[seat]).values())
     after_major = sum(branch_majorities(holdings)[seat])
     typ = C.branch_type(token)
-    held_types = {C.branch_type(b) for b in t.view.branches[seat]}
+    held_types = {C.branch_type(b) for b in table.view.branches[seat]}
     income = 0
-    for kind, types in t.orders_left:
+    for kind, types in table.orders_left:
         if kind == C.BRANCH_INCOME and typ in types:
-            if t.view.rules_version == YANGTZE_2 or typ not in held_types:
+            if table.view.rules_version == YANGTZE_2 or typ not in held_types:
                 income += C.BRANCH_INCOME_STEP
         elif kind == C.TAX_BRANCHES:
             income -= 1
@@ -289,61 +294,61 @@ def branch_worth(t: _Table, token: int) -> float:
     return (after_sets - before_sets) + MAJORITY_WEIGHT * (after_major - before_major) + income
 
 
-def choose_bid(t: _Table, legal: Sequence[Command], rng: Rng) -> Command:
-    token = t.view.auction_token
+def choose_bid(table: _Table, legal: Sequence[Command], rng: Rng) -> Command:
+    token = table.view.auction_token
     bids = [m for m in legal if isinstance(m, Bid)]
     passing = next(m for m in legal if isinstance(m, Pass))
-    if token is None or not bids or t.view.high_bidder == t.seat:
+    if token is None or not bids or table.view.high_bidder == table.seat:
         return passing
-    worth = branch_worth(t, token) - BID_MARGIN
-    lowest = min(bids, key=lambda m: m.amount)
+    worth = branch_worth(table, token) - BID_MARGIN
+    lowest = min(bids, key=lambda command: command.amount)
     if lowest.amount <= worth:
         return lowest
     return passing
 
 
 # --- Rulers ----------------------------------------------------------------------------------------
-def return_loss(t: _Table, good: int) -> float:
-    rest = list(t.screen)
+def return_loss(table: _Table, good: int) -> float:
+    rest = list(table.screen)
     rest.remove(good)
-    return t.goods_worth(t.screen) - t.goods_worth(rest)
+    return table.goods_worth(table.screen) - table.goods_worth(rest)
 
 
-def exchange_gain(t: _Table, good: int, slot: int) -> float:
-    taken = t.view.river[slot]
+def exchange_gain(table: _Table, good: int, slot: int) -> float:
+    taken = table.view.river[slot]
     if taken is None:
         return -1e9
-    rest = list(t.screen)
+    rest = list(table.screen)
     rest.remove(good)
     rest.append(taken)
-    return t.goods_worth(rest) - t.goods_worth(t.screen)
+    return table.goods_worth(rest) - table.goods_worth(table.screen)
 
 
-def order_worth(t: _Table, kind: str, types: tuple[int, ...]) -> float:
+def order_worth(table: _Table, kind: str, types: tuple[int, ...]) -> float:
     """Rulers, repeat order: what executing *kind* would do for the seat."""
-    v = t.view
-    seat = t.seat
+    view = table.view
+    seat = table.seat
     if kind == C.BRANCH_INCOME:
-        held = [C.branch_type(b) for b in v.branches[seat]]
-        if v.rules_version == YANGTZE_2:
+        held = [C.branch_type(b) for b in view.branches[seat]]
+        if view.rules_version == YANGTZE_2:
             return C.BRANCH_INCOME_STEP * sum(1 for x in held if x in types)
         return C.BRANCH_INCOME_STEP * len(set(types).intersection(held))
     if kind == C.TAX_MONEY:
-        return -(max(0, v.track[seat]) // 10)
+        return -(max(0, view.track[seat]) // 10)
     if kind == C.TAX_GOODS:
-        return -len(t.screen)
+        return -len(table.screen)
     if kind == C.TAX_BRANCHES:
-        return -len(v.branches[seat])
+        return -len(view.branches[seat])
     if kind == C.RETURN_GOOD:
-        return -min((return_loss(t, g) for g in t.screen), default=0.0)
+        return -min((return_loss(table, g) for g in table.screen), default=0.0)
     if kind == C.SELL_BUNDLE:
-        return max([0.0, *(sale_value(t, b) for b in _partition_bundles(t.screen))])
+        return max([0.0, *(sale_value(table, b) for b in _partition_bundles(table.screen))])
     if kind == C.BUY_BACK_LIQUIDITY:
-        values = [x for x in v.liquidity_used[seat] if x <= t.cash]
+        values = [x for x in view.liquidity_used[seat] if x <= table.cash]
         return max(0.0, C.LIQUIDITY_FINAL_VALUE - min(values)) if values else 0.0
     if kind == C.EXCHANGE_GOOD:
-        slots = [s for s, g in enumerate(v.river) if g is not None]
-        return max([0.0, *(exchange_gain(t, g, s) for g in t.screen for s in slots)])
+        slots = [s for s, g in enumerate(view.river) if g is not None]
+        return max([0.0, *(exchange_gain(table, g, s) for g in table.screen for s in slots)])
     return 0.0
 
 
@@ -351,21 +356,21 @@ def _partition_bundles(screen: list[int]) -> list[list[int]]:
     return [sorted(b) for b in best_partition(list(screen))[1]]
 
 
-def choose_order(t: _Table, legal: Sequence[Command], rng: Rng) -> Command:
+def choose_order(table: _Table, legal: Sequence[Command], rng: Rng) -> Command:
     decline = next((m for m in legal if isinstance(m, DeclineOrder)), None)
     scored: list[tuple[float, Command]] = []
     for m in legal:
         if isinstance(m, ReturnGood):
-            scored.append((-return_loss(t, m.good), m))
+            scored.append((-return_loss(table, m.good), m))
         elif isinstance(m, SellBundle):
-            scored.append((sale_value(t, m.goods), m))
+            scored.append((sale_value(table, m.goods), m))
         elif isinstance(m, BuyBackLiquidity):
             scored.append((C.LIQUIDITY_FINAL_VALUE - m.value - 0.01 * m.value, m))
         elif isinstance(m, ExchangeGood):
-            scored.append((exchange_gain(t, m.good, m.slot), m))
+            scored.append((exchange_gain(table, m.good, m.slot), m))
         elif isinstance(m, ChooseRuler):
-            kind, types = C.ruler_order(t.view.rulers[m.spot])
-            scored.append((order_worth(t, kind, types), m))
+            kind, types = C.ruler_order(table.view.rulers[m.spot])
+            scored.append((order_worth(table, kind, types), m))
     if not scored:
         return decline if decline is not None else legal[0]
     best = _best(scored, rng)
@@ -375,71 +380,71 @@ def choose_order(t: _Table, legal: Sequence[Command], rng: Rng) -> Command:
 
 
 # --- the final valuation, estimated from the view ---------------------------------------------------
-def estimated_totals(t: _Table) -> list[int]:
+def estimated_totals(table: _Table) -> list[int]:
     """End of Game and Final Scoring, estimated for every seat from what this seat sees: money, the
     known goods' bundles (3 for each good unseen behind a screen), branches, unused liquidity."""
-    v = t.view
-    majorities = branch_majorities([list(b) for b in v.branches])
+    view = table.view
+    majorities = branch_majorities([list(b) for b in view.branches])
     out = []
-    for seat in range(v.players):
-        known = v.known_goods[seat]
-        goods = best_partition(list(known))[0] + 3 * (v.screen_counts[seat] - len(known))
-        liquidity = sum(1 for c in v.cards[seat] if c in C.LIQUIDITY)
+    for seat in range(view.players):
+        known = view.known_goods[seat]
+        goods = best_partition(list(known))[0] + 3 * (view.screen_counts[seat] - len(known))
+        liquidity = sum(1 for c in view.cards[seat] if c in C.LIQUIDITY)
         out.append(
-            v.track[seat]
-            + C.COIN_VALUE * v.coins[seat]
+            view.track[seat]
+            + C.COIN_VALUE * view.coins[seat]
             + goods
-            + sum(branch_sets(v.branches[seat]).values())
+            + sum(branch_sets(view.branches[seat]).values())
             + sum(majorities[seat])
             + C.LIQUIDITY_FINAL_VALUE * liquidity
         )
     return out
 
 
-def idle_end_value(t: _Table) -> float:
+def idle_end_value(table: _Table) -> float:
     """Game Play, note: ending the turn idle when everybody else has been idle for a round ends the
     game -- welcome when ahead, to be avoided when behind."""
-    v = t.view
-    if v.idle + 1 < v.players:
+    view = table.view
+    if view.idle + 1 < view.players:
         return 0.0
-    totals = estimated_totals(t)
-    mine = totals[t.seat]
-    best_other = max(x for s, x in enumerate(totals) if s != t.seat)
+    totals = estimated_totals(table)
+    mine = totals[table.seat]
+    best_other = max(x for s, x in enumerate(totals) if s != table.seat)
     return 50.0 if mine > best_other + 5 else -50.0
 
 
 # --- the turn --------------------------------------------------------------------------------------
-def choose_turn(t: _Table, legal: Sequence[Command], rng: Rng) -> Command:
-    v = t.view
-    free_left = C.FREE_GOOD in t.cards
+def choose_turn(table: _Table, legal: Sequence[Command], rng: Rng) -> Command:
+    view = table.view
+    free_left = C.FREE_GOOD in table.cards
     scored: list[tuple[float, Command]] = []
     best_purchase = 0.0
     dearest_wanted = 0
     for m in legal:
         if isinstance(m, PurchaseGood):
-            value = purchase_value(t, t.screen, m.slot, m.free)
+            value = purchase_value(table, table.screen, m.slot, m.free)
             if m.buy_two:
-                value += buy_two_value(t, m, free_left)
+                value += buy_two_value(table, m, free_left)
             scored.append((value, m))
             best_purchase = max(best_purchase, value)
         elif isinstance(m, EndTurn):
-            scored.append((idle_end_value(t) if not _acted_this_turn(t) else 0.0, m))
+            scored.append((idle_end_value(table) if not _acted_this_turn(table) else 0.0, m))
     # A purchase out of reach: what it would gain once a sale has raised the money.
-    for slot, good in enumerate(v.river):
-        if good is None or C.PRICES[slot] <= t.cash:
+    for slot, good in enumerate(view.river):
+        if good is None or C.PRICES[slot] <= table.cash:
             continue
-        value = purchase_value(t, t.screen, slot, False)
+        value = purchase_value(table, table.screen, slot, False)
         if value > 0:
             dearest_wanted = max(dearest_wanted, C.PRICES[slot])
             best_purchase = max(best_purchase, value)
     for m in legal:
         if isinstance(m, SellBundle):
-            value = sale_value(t, m.goods)
+            value = sale_value(table, m.goods)
             if value < -0.01:
                 # A sale is worth its loss only for a purchase it makes affordable.
-                if dearest_wanted and t.cash + bundle_value(m.goods) >= dearest_wanted:
+                if dearest_wanted and table.cash + bundle_value(m.goods) >= dearest_wanted:
                     value += best_purchase
-                elif t.cash < 10 and len(m.goods) >= 2:
+                elif table.cash < 10 and len(m.goods) >= 2:
                     value += 0.5 * best_purchase
             else:
                 value += 0.2
@@ -449,9 +454,9 @@ def choose_turn(t: _Table, legal: Sequence[Command], rng: Rng) -> Command:
     return _best(scored, rng)
 
 
-def _acted_this_turn(t: _Table) -> bool:
+def _acted_this_turn(table: _Table) -> bool:
     """Whether the seat already bought (the buy-two card's second purchase): ending then is no idle turn."""
-    return t.view.stage == "second"
+    return table.view.stage == "second"
 
 
 # --- choosing --------------------------------------------------------------------------------------
@@ -471,7 +476,7 @@ def _fallback(legal: Sequence[Command], rng: Rng) -> Command:
         return rng.choice(plain)
     cards = [m for m in legal if isinstance(m, PlayLiquidity)]
     if cards:
-        return max(cards, key=lambda m: m.value)
+        return max(cards, key=lambda command: command.value)
     return legal[0]
 
 

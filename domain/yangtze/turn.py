@@ -18,22 +18,21 @@ R_BUY = "Yangtze: 2. Purchase One Good"
 def to_act(state: State) -> list[Seat]:
     """Game Play (the active seat, clockwise), Branches (the bidder), Rulers (the seat the order
     applies to), Special Cards (a seat selling with the sell card)."""
-    s = state
-    if s.window is not None:
-        return [s.window]
-    ph = s.phase
+    if state.window is not None:
+        return [state.window]
+    ph = state.phase
     if ph == "turn":
-        return [s.active]
-    if ph == "auction" and s.auction_turn is not None:  # None only between the last pass and its close
-        return [s.auction_turn]
-    if ph == "ruler" and s.ruler_queue:
-        return [s.ruler_queue[0]]
+        return [state.active]
+    if ph == "auction" and state.auction_turn is not None:  # None only between the last pass and its close
+        return [state.auction_turn]
+    if ph == "ruler" and state.ruler_queue:
+        return [state.ruler_queue[0]]
     return []
 
 
-def selling_refusal(s: State) -> RuleViolation | None:
+def selling_refusal(state: State) -> RuleViolation | None:
     """1. Sell a Bundle of Goods: "only at the beginning of his turn" (the sell card aside)."""
-    if s.stage != "sell":
+    if state.stage != "sell":
         return RuleViolation(
             "selling_not_allowed",
             "goods are sold only at the start of your turn (or with the sell card)",
@@ -53,34 +52,34 @@ def affordable(cash: int, slot: int, free: bool) -> bool:
     return PRICE[free][slot] <= cash
 
 
-def purchase_refusal(s: State, seat: int, slot: int, free: bool, buy_two: bool) -> RuleViolation | None:
+def purchase_refusal(state: State, seat: int, slot: int, free: bool, buy_two: bool) -> RuleViolation | None:
     """2. Purchase One Good: "any one good from the Yangtze river" (a good in front of a trading
     house), with the cards the seat may play on it, for no more than its money."""
-    if slot not in river_slots(s):
+    if slot not in river_slots(state):
         return RuleViolation("no_good_there", "there is no good in front of that trading house", rule=R_BUY)
-    if free not in free_good_choices(s, seat):
+    if free not in free_good_choices(state, seat):
         return card_refusal(C.FREE_GOOD)
-    if buy_two not in buy_two_choices(s, seat):
+    if buy_two not in buy_two_choices(state, seat):
         return card_refusal(C.BUY_TWO)
-    if not affordable(money(s, seat), slot, free):
+    if not affordable(money(state, seat), slot, free):
         return RuleViolation("insufficient_money", "purchases may not exceed your money", rule=R_BUY)
     return None
 
 
-def decide_turn(s: State, seat: int, command: Command) -> tuple[list[Event], bool]:
+def decide_turn(state: State, seat: int, command: Command) -> tuple[list[Event], bool]:
     """The active seat's decision; the flag says whether the game goes on by itself afterwards
     (refill, next turn): after a purchase or ``EndTurn``, not after a sale or a buy-two purchase."""
     match command:
         case SellBundle(goods=goods):
-            refusal = selling_refusal(s) or sale_refusal(s.screens[seat], goods)
+            refusal = selling_refusal(state) or sale_refusal(state.screens[seat], goods)
             if refusal is not None:
                 raise refusal
             return [GoodsSold(seat=seat, goods=list(goods), value=bundle_value(goods), via="turn")], False
         case PurchaseGood(slot=slot, free=free, buy_two=two):
-            refusal = purchase_refusal(s, seat, slot, free, two)
+            refusal = purchase_refusal(state, seat, slot, free, two)
             if refusal is not None:
                 raise refusal
-            good = s.river[slot]
+            good = state.river[slot]
             assert good is not None
             cost = PRICE[free][slot]
             return [
@@ -93,14 +92,14 @@ def decide_turn(s: State, seat: int, command: Command) -> tuple[list[Event], boo
     )
 
 
-def turn_moves(s: State, seat: int, moves: list[Command]) -> None:
-    if selling_refusal(s) is None:
-        moves.extend(map(SellBundle, possible_bundles(s.screens[seat])))
+def turn_moves(state: State, seat: int, moves: list[Command]) -> None:
+    if selling_refusal(state) is None:
+        moves.extend(map(SellBundle, possible_bundles(state.screens[seat])))
     # The purchases that pass purchase_refusal: its rules, one loop each.
-    cash = money(s, seat)
-    frees = free_good_choices(s, seat)
-    twos = buy_two_choices(s, seat)
-    for slot in river_slots(s):
+    cash = money(state, seat)
+    frees = free_good_choices(state, seat)
+    twos = buy_two_choices(state, seat)
+    for slot in river_slots(state):
         for free in frees:
             if affordable(cash, slot, free):
                 for two in twos:

@@ -57,46 +57,45 @@ class YangtzeView(View, tag="yangtze", kw_only=True):
 
 
 def view(state: State, seat: Seat | None) -> YangtzeView:
-    s = state
-    over = s.phase == "over"
+    over = state.phase == "over"
     known = []
-    for other in range(s.players):
+    for other in range(state.players):
         if over or other == seat:
-            known.append(sorted(s.screens[other]))
+            known.append(sorted(state.screens[other]))
         else:
-            known.append(sorted(s.public[other]))
+            known.append(sorted(state.public[other]))
     return YangtzeView(
-        rules_version=rules_of(s),
-        players=s.players,
+        rules_version=rules_of(state),
+        players=state.players,
         seat=seat,
-        phase=s.phase,
-        stage=s.stage,
-        active=s.active,
-        to_act=to_act(s),
-        river=list(s.river),
+        phase=state.phase,
+        stage=state.stage,
+        active=state.active,
+        to_act=to_act(state),
+        river=list(state.river),
         prices=list(C.PRICES),
-        bag_count=len(s.bag),
-        rulers=list(s.rulers),
-        ruler_queue=list(s.ruler_queue),
-        ruler_current=s.ruler_current,
-        track=list(s.track),
-        coins=list(s.coins),
-        cards=[list(c) for c in s.cards],
-        liquidity_used=[list(c) for c in s.liquidity_used],
-        branches=[list(b) for b in s.branches],
-        screen_counts=[len(x) for x in s.screens],
+        bag_count=len(state.bag),
+        rulers=list(state.rulers),
+        ruler_queue=list(state.ruler_queue),
+        ruler_current=state.ruler_current,
+        track=list(state.track),
+        coins=list(state.coins),
+        cards=[list(c) for c in state.cards],
+        liquidity_used=[list(c) for c in state.liquidity_used],
+        branches=[list(b) for b in state.branches],
+        screen_counts=[len(x) for x in state.screens],
         known_goods=known,
-        box=list(s.box),
-        removed_branches=list(s.removed_branches),
-        auction_token=s.auction_token,
-        auction_in=list(s.auction_in),
-        auction_turn=s.auction_turn,
-        high_bid=s.high_bid,
-        high_bidder=s.high_bidder,
-        window=s.window,
-        idle=s.idle,
-        final_reason=s.final_reason,
-        final_bundles=[[list(b) for b in x] for x in s.final_bundles],
-        final_breakdown=[dict(b) for b in s.final_breakdown],
-        final_totals=list(s.final_totals),
+        box=list(state.box),
+        removed_branches=list(state.removed_branches),
+        auction_token=state.auction_token,
+        auction_in=list(state.auction_in),
+        auction_turn=state.auction_turn,
+        high_bid=state.high_bid,
+        high_bidder=state.high_bidder,
+        window=state.window,
+        idle=state.idle,
+        final_reason=state.final_reason,
+        final_bundles=[[list(b) for b in x] for x in state.final_bundles],
+        final_breakdown=[dict(b) for b in state.final_breakdown],
+        final_totals=list(state.final_totals),
     )
