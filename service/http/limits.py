@@ -35,7 +35,7 @@ from litestar.types import ASGIApp, Message, Method, Receive, ReceiveMessage, Sc
 from ..application import Application
 from ..application.errors import ApplicationError, AppRequestsReached, RecordTooLarge
 from ..application.identity import AppCaller, Credential, PlayerCaller
-from ..infra.cache import cluster_tls, redis_client, redis_cluster_client
+from ..infra.redis_connections import command_client
 from ..settings import Settings
 from .dependencies import credential_of
 
@@ -187,13 +187,9 @@ RATE_PREFIX = "yamen:rate:"
 def rate_counters(settings: Settings) -> Counters:
     """The counters shared by every worker and replica: on Redis (one server or a cluster, over TLS
     as configured) when configured, else in this process.  Built when the app is created, so a
-    Redis setting that cannot work stops the start-up (:func:`~service.infra.cache.redis_client`)."""
-    if settings.redis_cluster_nodes:
-        tls = cluster_tls(settings.redis_cluster_tls)
-        return RedisCounters(redis_cluster_client(settings.redis_cluster_nodes, settings.redis_password, tls))
-    if settings.redis_url:
-        return RedisCounters(redis_client(settings.redis_url))
-    return MemoryCounters()
+    Redis setting that cannot work stops the start-up (:mod:`~service.infra.redis_connections`)."""
+    client = command_client(settings)
+    return RedisCounters(client) if client is not None else MemoryCounters()
 
 
 def _exempt(scope: Scope) -> bool:

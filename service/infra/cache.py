@@ -4,6 +4,9 @@ It is only a cache.  A miss, a snapshot older than the stream, one written under
 version, bytes that no longer decode, or Redis being down all fall back to folding from
 Postgres; callers never see the difference except in latency.  A Redis outage is remembered for a
 few seconds so that requests do not each wait for a connection timeout.
+
+Its client (timeouts, retries, TLS) and the cluster's discovery come from
+:mod:`.redis_connections`, where every Redis connection of a worker is made.
 """
 
 from __future__ import annotations
@@ -13,20 +16,19 @@ import ssl
 import time
 from collections import OrderedDict
 from typing import Any, Protocol
-from urllib.parse import parse_qs
 
 import msgspec
 import redis.asyncio as aioredis
 import structlog
-from redis.asyncio.cluster import ClusterNode, RedisCluster
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff, NoBackoff
-from redis.crc import key_slot
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisClusterException, RedisError
+from redis.asyncio.cluster import RedisCluster
 
 from . import metrics
-from .notices import CHANNEL, notice, redis_tls, revoked_notice, table_notice, tls_context
+from .notices import CHANNEL, notice, revoked_notice, table_notice
+from .redis_connections import REDIS_ERRORS, redis_client, redis_cluster_client, tls_context
+
+# Made in .redis_connections; still importable from here (service.http.app, the tests).
+from .redis_connections import cluster_master_of as cluster_master_of
+from .redis_connections import cluster_tls as cluster_tls
 
 log = structlog.get_logger("yamen.cache")
 
@@ -129,117 +131,6 @@ class MemorySnapshotCache:
 
     async def close(self) -> None:
         self._items.clear()
-
-
-def redis_client(url: str) -> aioredis.Redis:
-    """A Redis client as every part of a worker uses it: short timeouts (Redis is a cache: never
-    wait on it), and a pooled connection that died with a Redis restart is replaced and the
-    command sent again at once, instead of failing once per dead connection.  ``rediss://`` is
-    TLS, configured by the URL's ``ssl_*`` parameters (:func:`~service.infra.notices.redis_tls`).
-
-    The URL is checked now, TLS files included: redis-py reads its parameters only when it first
-    connects, and a cache would take that failure for Redis being away — forever."""
-    try:
-        client = aioredis.Redis.from_url(
-            url,
-            socket_connect_timeout=0.5,
-            socket_timeout=0.5,
-            retry=Retry(ExponentialBackoff(cap=0.05, base=0.005), retries=2),
-            retry_on_error=[RedisConnectionError],
-            retry_on_timeout=False,
-            health_check_interval=2,  # an idle connection is pinged before it is used again
-        )
-        pool = client.connection_pool
-        pool.connection_class(**pool.connection_kwargs)  # an unknown parameter: TypeError
-    except (TypeError, ValueError, RedisError) as exc:
-        raise ValueError(f"REDIS_URL: {exc}") from exc
-    options = redis_tls(url)
-    if options is not None:
-        tls_context(options)
-    return client
-
-
-def cluster_tls(text: str) -> dict[str, Any] | None:
-    """``REDIS_CLUSTER_TLS``: empty, ``0`` or ``off`` -> None (plain connections); ``1`` or ``on``
-    -> TLS with redis-py's defaults (certificates checked against the system's CAs, host names
-    too); else the ``ssl_*`` parameters of a ``rediss://`` URL, e.g.
-    ``ssl_ca_certs=/etc/redis/ca.pem&ssl_check_hostname=false``.  Checked now, files included."""
-    value = text.strip().lstrip("?")
-    if value.lower() in ("", "0", "off", "no", "false"):
-        return None
-    if value.lower() in ("1", "on", "yes", "true"):
-        options: dict[str, Any] = {}
-    else:
-        options = redis_tls("rediss://cluster/?" + value) or {}
-        unknown = sorted(set(parse_qs(value, keep_blank_values=True)) - set(options))
-        if unknown:
-            raise ValueError(
-                f"REDIS_CLUSTER_TLS: {', '.join(unknown)} is not a TLS parameter (ssl_ca_certs=…, "
-                "ssl_certfile=…, ssl_keyfile=…, ssl_cert_reqs=…, ssl_check_hostname=…)"
-            )
-    tls_context(options, "REDIS_CLUSTER_TLS")
-    return options
-
-
-def redis_cluster_client(
-    nodes: tuple[tuple[str, int], ...], password: str | None = None, tls: dict[str, Any] | None = None
-) -> RedisCluster:
-    """A Redis Cluster client with the same short timeouts, over TLS with the options *tls*
-    (:func:`cluster_tls`) when given.  A command that meets a dead or demoted master makes the
-    client read the cluster's slots again and send it once more; during a failover (until a
-    replica is promoted, about twice the cluster's node timeout) commands fail, which a cache
-    survives."""
-    return RedisCluster(
-        startup_nodes=[ClusterNode(host, port) for host, port in nodes],
-        password=password,
-        socket_connect_timeout=0.5,
-        socket_timeout=0.5,
-        retry=Retry(ExponentialBackoff(cap=0.05, base=0.005), retries=1),
-        require_full_coverage=False,  # a slot without a master fails its own keys, not every key
-        dynamic_startup_nodes=False,  # the configured seeds stay the seeds, whatever was seen since
-        health_check_interval=2,
-        **({"ssl": True, **tls} if tls is not None else {}),
-    )
-
-
-REDIS_ERRORS = (aioredis.RedisError, RedisClusterException, OSError, AttributeError)
-"""What a Redis (or Redis Cluster) client raises when Redis is away (redis-py's cluster client can
-raise an AttributeError for a connection that dropped mid-send); a cache swallows them."""
-
-
-async def cluster_master_of(
-    key: str | bytes,
-    seeds: tuple[tuple[str, int], ...],
-    password: str | None = None,
-    tls: dict[str, Any] | None = None,
-) -> tuple[str, int]:
-    """The master that owns *key*'s slot now, as the first seed that answers ``CLUSTER SLOTS``
-    says (asked afresh each time, so a promoted replica is found after a failover); over TLS with
-    the options *tls* when given."""
-    slot = key_slot(key.encode() if isinstance(key, str) else key)
-    failures = []
-    for host, port in seeds:
-        client = aioredis.Redis(
-            host=host,
-            port=port,
-            password=password,
-            socket_connect_timeout=0.5,
-            socket_timeout=0.5,
-            retry=Retry(NoBackoff(), 0),  # a dead seed is skipped at once, not retried
-            **({"ssl": True, **tls} if tls is not None else {}),
-        )
-        try:
-            shards = await client.cluster("slots")
-        except REDIS_ERRORS as exc:
-            failures.append(f"{host}:{port}: {type(exc).__name__}")
-            continue
-        finally:
-            await client.aclose()
-        for start, end, master, *_ in shards:
-            if start <= slot <= end:
-                return master[0].decode(), int(master[1])
-        failures.append(f"{host}:{port}: slot {slot} has no master")
-    raise ConnectionError("no seed node knows the master: " + "; ".join(failures))
 
 
 CLUSTER_SEEDS_URL = "redis-cluster://"

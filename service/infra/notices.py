@@ -17,13 +17,34 @@ master and subscribes again; until then it is not live.  Either way, a ``PING`` 
 checks the subscription: a connection that stopped answering (a host gone without closing it)
 is dropped after :data:`PONG_SECONDS`.
 
-The subscription runs over a plain non-blocking socket because :meth:`drain` must be a
-synchronous, non-waiting read of whatever has arrived (redis-py's PubSub only offers awaitable
-reads); hiredis (redis-py's own C parser) encodes the commands and parses the replies.
-Publishing goes through redis-py.  With ``rediss://`` (or a cluster's ``REDIS_CLUSTER_TLS``) the
-socket speaks TLS through the ``ssl`` module, non-blocking as well, with the context redis-py
-builds from the same settings (:func:`tls_context`): the board trusts exactly the servers the
-cache's client trusts.
+Where it connects, with which user, password and TLS context, and its timeouts come from
+:mod:`.redis_connections` (:func:`~.redis_connections.subscriber_endpoint`, or
+:func:`~.redis_connections.node_endpoint` for a cluster's channel master), as the publisher's and
+every other Redis client's settings do: the board trusts exactly the servers the cache's client
+trusts.  Publishing goes through redis-py (:mod:`.cache`).
+
+Why the subscriber is hand-written (a plain non-blocking socket; hiredis, redis-py's own C
+parser, encodes the commands and parses the replies) rather than redis-py's ``PubSub``:
+:meth:`drain` must be a synchronous read of whatever has reached the socket, made right before
+memory answers a read (``States._trusted`` is synchronous).  ``PubSub``'s reads are coroutines,
+and what they return was read off the socket by the event loop: a notice that arrived while the
+loop was busy is not there until it turns.  Measured with a throwaway script (2026-12, this
+project's 2-core machine, shared with other test runs; Redis 7.0 on loopback, redis-py 8.2 with
+hiredis 3.5, uvloop; a separate publisher process; medians of 3 interleaved rounds):
+
+- a notice acknowledged (PUBLISH, then PING, as :meth:`~.cache.RedisSnapshotCache._delivered`)
+  while the reader's loop is busy, then read at once: :meth:`drain` saw 2000 of 2000;
+  ``await PubSub.get_message(timeout=0)`` saw 0 of 2000 (each one a loop turn later);
+- flooded (20,000 notices, 50 per round trip): this board 107k notices/s at 2.2 µs of CPU each;
+  ``PubSub.listen()`` 56k/s at 7.1 µs; ``PubSub.get_message()`` 47k/s at 11.3 µs;
+- paced at 1,000 notices/s (4,000): delivery latency p50/p99 166/1,612 µs here, 202/2,104 µs
+  with ``listen()``, 202/3,218 µs with ``get_message()``; subscriber CPU per notice (idle wake-ups
+  included) 39, 80 and 93 µs.
+
+The PING every second and the drop after :data:`PONG_SECONDS` of silence would be hand-written on
+``PubSub`` too (its health check sends a PING before a read; nothing drops a connection whose
+PING goes unanswered).  With ``rediss://`` (or a cluster's ``REDIS_CLUSTER_TLS``) the socket
+speaks TLS through the ``ssl`` module, non-blocking as well.
 """
 
 from __future__ import annotations
@@ -34,13 +55,11 @@ import socket
 import ssl
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
-from urllib.parse import unquote, urlparse
 
 import hiredis
 import structlog
-from redis.asyncio.connection import SSLConnection, parse_url
-from redis.exceptions import RedisError
+
+from .redis_connections import LOCATE_SECONDS, Endpoint, node_endpoint, subscriber_endpoint
 
 log = structlog.get_logger("yamen.notices")
 
@@ -74,31 +93,6 @@ def revoked_notice(name: str) -> bytes:
     return f"{name} {REVOKED}".encode()
 
 
-def redis_tls(url: str) -> dict[str, Any] | None:
-    """The TLS options of a Redis URL as redis-py reads them: None for ``redis://`` and
-    ``unix://``; for ``rediss://``, its ``ssl_*`` query parameters (``ssl_cert_reqs``,
-    ``ssl_ca_certs``, ``ssl_ca_path``, ``ssl_certfile``, ``ssl_keyfile``, ``ssl_check_hostname``,
-    ``ssl_min_version``, ``ssl_ciphers``…), none of them meaning redis-py's defaults."""
-    options = parse_url(url)  # ValueError for any other scheme
-    if options.get("connection_class") is not SSLConnection:
-        return None
-    return {name: value for name, value in options.items() if name.startswith("ssl_")}
-
-
-def tls_context(options: dict[str, Any], setting: str = "REDIS_URL") -> ssl.SSLContext:
-    """The TLS context redis-py builds from *options* (:func:`redis_tls`), with its defaults: the
-    server's certificate and host name are checked unless ``ssl_cert_reqs=none``.  Built now, so a
-    wrong parameter or a certificate file that cannot be read stops the start-up with its reason
-    (a ValueError naming *setting*): later, every connection would fail, and a cache takes that
-    for Redis being away."""
-    try:
-        return SSLConnection(**options).ssl_context.get()
-    except (OSError, TypeError, ValueError, RedisError) as exc:
-        shown = ", ".join(f"{name}={value}" for name, value in options.items() if name != "ssl_password")
-        why = f"{type(exc).__name__}: {exc}"
-        raise ValueError(f"{setting}: TLS refused ({shown or 'defaults'}): {why}") from exc
-
-
 class NoticeBoard:
     """One worker's subscription to the move notices (see the module docstring)."""
 
@@ -115,11 +109,14 @@ class NoticeBoard:
         self.locate = locate
         """On a Redis Cluster: where the channel's master is now (the board subscribes there,
         with SSUBSCRIBE); None for one Redis at :attr:`url`."""
-        options = redis_tls(redis_url) if locate is None else None
-        self.tls = tls if locate is not None else (tls_context(options) if options is not None else None)
+        self.endpoint: Endpoint | None = subscriber_endpoint(redis_url) if locate is None else None
+        """Where one Redis is (its URL's host or socket, user, password, TLS context); None on a
+        cluster, whose channel master is located before each subscription."""
+        self.tls = self.endpoint.tls if self.endpoint is not None else tls
         """The subscription's TLS context: a cluster's (*tls*), or a ``rediss://`` URL's; None for
         a plain connection."""
         self.password = password
+        """A cluster's ``REDIS_PASSWORD`` (one Redis's is in its URL)."""
         self.on_notice = on_notice
         self.on_table: Callable[[str], None] | None = None
         """Called with a game whose seat table changed (``<game> seats``)."""
@@ -207,56 +204,37 @@ class NoticeBoard:
 
     async def _subscribe(self, loop: asyncio.AbstractEventLoop) -> None:
         if self.locate is not None:
-            host, port = await asyncio.wait_for(self.locate(), 3.0)
-            await self._connect(loop, host, port, None, self.password, ("SSUBSCRIBE", CHANNEL))
-            return
-        parts = urlparse(self.url)
-        password = unquote(parts.password) if parts.password is not None else None
-        user = unquote(parts.username) if parts.username else None
-        if parts.scheme == "unix":
-            await self._connect(loop, None, 0, parts.path, password, ("SUBSCRIBE", CHANNEL), user)
+            host, port = await asyncio.wait_for(self.locate(), LOCATE_SECONDS)
+            await self._connect(loop, node_endpoint(host, port, self.password, self.tls), "SSUBSCRIBE")
         else:
-            await self._connect(
-                loop,
-                parts.hostname or "127.0.0.1",
-                parts.port or 6379,
-                None,
-                password,
-                ("SUBSCRIBE", CHANNEL),
-                user,
-            )
+            assert self.endpoint is not None
+            await self._connect(loop, self.endpoint, "SUBSCRIBE")
 
-    async def _connect(
-        self,
-        loop: asyncio.AbstractEventLoop,
-        host: str | None,
-        port: int,
-        path: str | None,
-        password: str | None,
-        subscribe: tuple[str, str],
-        user: str | None = None,
-    ) -> None:
-        if path is not None:
+    async def _connect(self, loop: asyncio.AbstractEventLoop, endpoint: Endpoint, subscribe: str) -> None:
+        """Connect to *endpoint* (:mod:`.redis_connections` says where, with which credentials,
+        TLS context and timeouts), then AUTH and *subscribe* to the channel in one write."""
+        host, timeout = endpoint.host, endpoint.timeout
+        if host is None:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            address: str | tuple[str, int] = path
+            address: str | tuple[str, int] = endpoint.path or ""
         else:
-            assert host is not None
             sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            address = (host, port)
+            address = (host, endpoint.port)
         sock.setblocking(False)
         try:
-            await asyncio.wait_for(loop.sock_connect(sock, address), 2.0)
-            if self.tls is not None:
-                sock = self.tls.wrap_socket(sock, server_hostname=host, do_handshake_on_connect=False)
-                await asyncio.wait_for(_handshake(loop, sock), 2.0)
+            await asyncio.wait_for(loop.sock_connect(sock, address), timeout)
+            if endpoint.tls is not None:
+                sock = endpoint.tls.wrap_socket(sock, server_hostname=host, do_handshake_on_connect=False)
+                await asyncio.wait_for(_handshake(loop, sock), timeout)
             hello = b""
+            auth = endpoint.auth()
             # hiredis 3.5's stub types the command as a one-element tuple, though any length
             # packs (redis/hiredis-py#195).
-            if password is not None:
-                hello += hiredis.pack_command(("AUTH", user or "default", password))  # type: ignore[arg-type]
-            hello += hiredis.pack_command(subscribe)  # type: ignore[arg-type]
-            await asyncio.wait_for(_send_all(loop, sock, hello), 2.0)
+            if auth is not None:
+                hello += hiredis.pack_command(auth)  # type: ignore[arg-type]
+            hello += hiredis.pack_command((subscribe, CHANNEL))  # type: ignore[arg-type]
+            await asyncio.wait_for(_send_all(loop, sock, hello), timeout)
         except BaseException:
             sock.close()
             raise
