@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel import RuleViolation
+from domain.kernel.decision import Decision, Refusal
 
 from .commands import ActivateAssistant, Pass
 from .events import AssistantActivated, PortfolioTaken
-from .play import Play, Step, always, gain, refusal
+from .play import Play, always, gain, refusal
 from .portfolios import draw_from_stack
 from .shops import start_special
 from .state import Frame, State
@@ -105,7 +105,7 @@ def activate(scratch: Play, seat: int, assistant: str, income: bool) -> None:
         scratch.push("publish", seat, "B20")
 
 
-def activation_refusal(state: State, seat: int, assistant: str, rule: str) -> RuleViolation | None:
+def activation_refusal(state: State, seat: int, assistant: str, rule: str) -> Refusal | None:
     """A power that can be used now (whose Coins are payable and which has something to act on)."""
     if can_activate(state, seat, assistant):
         return None
@@ -117,7 +117,7 @@ def _offer_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [ActivateAssistant(assistant=frame.arg)]
 
 
-def _offer_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _offer_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if cmd.assistant != frame.arg:  # the Muse the Servant was placed on, hired or not
         return refusal("cannot_activate", "only the Muse you placed a Servant on", "Shop Actions A3")
     return activation_refusal(state, seat, cmd.assistant, "Shop Actions A3")
@@ -129,7 +129,7 @@ def _offer_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
 
 
 STEPS = {
-    "assistant_offer": Step(
+    "assistant_offer": Decision(
         "Shop Actions A3", (ActivateAssistant, Pass), _offer_candidates, _offer_check, _offer_play, always
     ),
 }

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel import RuleViolation
+from domain.kernel.decision import Decision, Refusal
 
 from . import components as C
 from .commands import DrawInspiration, MoveServant, Pass, PlaceServant, Publish, PublishToTravel, TravelTo
 from .events import FairMoved, MuseHired, MuseRevealed, OrderMarkerPlaced, ServantOnMuse, Travelled
-from .play import Play, Step, gain, optional_from, refusal
+from .play import Play, gain, optional_from, refusal
 from .portfolios import publish, publish_refusal
 from .shops import start_shop, start_special
 from .state import Frame, State
@@ -47,7 +47,7 @@ def _publish_or_inspire_candidates(state: State, seat: int, frame: Frame) -> lis
     return [Publish(portfolio=pid) for pid in state.p[seat].unpublished] + [DrawInspiration()]
 
 
-def _publish_or_inspire_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _publish_or_inspire_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if isinstance(cmd, Publish):
         return publish_refusal(state, seat, cmd.portfolio)
     return None
@@ -78,7 +78,7 @@ def _muse_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [PlaceServant(muse=m) for m in muses_shown(state)]
 
 
-def _muse_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _muse_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if cmd.muse in muses_shown(state):
         return None
     return refusal("no_such_muse", "that Muse is not in the Parlour", "Parlour")
@@ -103,7 +103,7 @@ def _travel_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return cities + [PublishToTravel(portfolio=pid) for pid in state.p[seat].unpublished]
 
 
-def _travel_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _travel_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     player = state.p[seat]
     if isinstance(cmd, PublishToTravel):  # Traveling Artisans (side B): publish instead of paying
         if not (frame.arg == "district" and state.cfg.artisans and reachable_cities(state, seat)):
@@ -153,7 +153,7 @@ def _fair_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [MoveServant(distance=d, clockwise=cw) for d in C.FAIR_MOVES for cw in (True, False)]
 
 
-def _fair_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _fair_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if frame.arg == "B05":
         if cmd.distance != 1:
             return refusal("bad_distance", "move 1 space", "List of Assistant Powers")
@@ -185,14 +185,14 @@ def _fair_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
 
 
 STEPS = {
-    "publish_or_inspire": Step(
+    "publish_or_inspire": Decision(
         "Teahouse / Tavern",
         (Publish, DrawInspiration),
         _publish_or_inspire_candidates,
         _publish_or_inspire_check,
         _publish_or_inspire_play,
     ),
-    "muse": Step(
+    "muse": Decision(
         "Parlour",
         (PlaceServant, Pass),
         _muse_candidates,
@@ -200,8 +200,8 @@ STEPS = {
         _muse_play,
         optional_from("gift", "charm", "talent"),
     ),
-    "travel": Step(
+    "travel": Decision(
         "Travel", (TravelTo, PublishToTravel, Pass), _travel_candidates, _travel_check, _travel_play
     ),
-    "fair": Step("Temple Fair", (MoveServant,), _fair_candidates, _fair_check, _fair_play),
+    "fair": Decision("Temple Fair", (MoveServant,), _fair_candidates, _fair_check, _fair_play),
 }

@@ -8,12 +8,11 @@ Jiangnan's vocabulary added — the stack of pending steps (``Frame``), gains, d
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
 
-from domain.kernel import Rng, RuleViolation, Scratch
+from domain.kernel import Rng, Scratch
+from domain.kernel.decision import Refusal
 
 from . import components as C
-from .commands import JiangnanCommand
 from .events import ActionTileDrawn, ResourcesChanged, StepBegan, StepEnded
 from .evolve import evolve
 from .state import Frame, State
@@ -36,9 +35,11 @@ class Play(Scratch[State]):
         self.emit(StepEnded())
 
 
-def refusal(code: str, message: str, rule: str) -> RuleViolation:
-    """A refused command: a stable code, a message that reveals nothing hidden, its rulebook section."""
-    return RuleViolation(code, message, rule=rule)
+def refusal(code: str, message: str, rule: str) -> Refusal:
+    """A refused command: a stable code, a message that reveals nothing hidden, its rulebook section
+    (the kernel's :class:`~domain.kernel.decision.Refusal`: a tuple, cheap to make for every
+    candidate a check refuses; ``decide`` raises it as a ``RuleViolation``)."""
+    return Refusal(code, message, rule)
 
 
 def never(state: State, seat: int, frame: Frame) -> bool:
@@ -54,25 +55,6 @@ def always(state: State, seat: int, frame: Frame) -> bool:
 def optional_from(*args: str) -> Callable[[State, int, Frame], bool]:
     """Optional ("you may") when the step was opened by one of *args* (``Frame.arg``: a Shop...)."""
     return lambda state, seat, frame: frame.arg in args
-
-
-class Step(NamedTuple):
-    """One kind of pending decision (a ``Frame.kind``) and the one rule for each of its answers.
-
-    ``candidates`` lists every answer worth asking about (a superset of the legal ones, like a
-    pseudo-legal move generator); ``check`` is the rule, answering any command of an accepted
-    type with its refusal or ``None``: ``legal_moves`` keeps the candidates it accepts, ``decide``
-    raises what it returns.  ``play`` does what an accepted answer does.  A ``Pass`` among the
-    answers ("you may") is legal when ``optional`` says so, or when no other answer is.
-    """
-
-    rule: str
-    """The rulebook section of the decision."""
-    answers: tuple[type[JiangnanCommand], ...]
-    candidates: Callable[[State, int, Frame], list[Any]]
-    check: Callable[[State, int, Frame, Any], RuleViolation | None]
-    play: Callable[[Play, int, Frame, Any], None]
-    optional: Callable[[State, int, Frame], bool] = never
 
 
 # --- Bonus Icons, Idea Tiles, the Spirit Level Track --------------------------------------------
@@ -99,12 +81,12 @@ def gain(scratch: Play, seat: int, tokens: dict[str, int] | Iterable[str], why: 
         scratch.emit(ResourcesChanged(seat=seat, why=why, **delta))
 
 
-def idea_refusal(*ideas: str) -> RuleViolation | None:
+def idea_refusal(*ideas: str) -> Refusal | None:
     """Idea Tiles: Novels, Dramas and Paintings are the only types."""
     return None if all(i in C.IDEAS for i in ideas) else bad_idea()
 
 
-def bad_idea() -> RuleViolation:
+def bad_idea() -> Refusal:
     return refusal("bad_idea", "choose Idea types among drama, novel and painting", "Idea Tiles")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.kernel import RuleViolation
+from domain.kernel.decision import Refusal
 
 from . import components as C
 from .events import Age2StackFormed, DisplayTileAdded, PortfolioPublished, PortfolioRevealed, PortfolioTaken
@@ -12,21 +12,19 @@ from .table import power
 
 
 # --- the rules ----------------------------------------------------------------------------------
-def displayed_refusal(state: State, *pids: str) -> RuleViolation | None:
+def displayed_refusal(state: State, *pids: str) -> Refusal | None:
     """Society 3, Bonus Icons "Gain 1 Portfolio": only face-up tiles of the Society display (the
     same message whatever the tile is, so no refusal tells what the stack holds)."""
     return None if all(pid in state.display for pid in pids) else not_displayed()
 
 
-def not_displayed() -> RuleViolation:
+def not_displayed() -> Refusal:
     return refusal(
         "portfolio_not_displayed", "choose face-up Portfolio Tiles of the Society district", "Society"
     )
 
 
-def publish_refusal(
-    state: State, seat: int, pid: str, rule: str = "Publish a Portfolio"
-) -> RuleViolation | None:
+def publish_refusal(state: State, seat: int, pid: str, rule: str = "Publish a Portfolio") -> Refusal | None:
     """Publish a Portfolio: one of your unpublished Portfolios, paying its cost in Ideas of its type."""
     player = state.p[seat]
     if pid not in player.unpublished:

@@ -1,8 +1,9 @@
 """Jiangnan's entry points: ``setup``, ``decide``, ``legal_moves``, ``to_act``.
 
 A game is a stack of pending steps (``State.steps``); the decision on top belongs to one seat.
-Each kind of step is a :class:`~.play.Step` defined with its rulebook section; its ``check`` is
-the only place a rule is written: :func:`legal_moves` lists the candidate answers it accepts,
+Each kind of step is a :class:`~domain.kernel.decision.Decision` (the kernel's, as in every title)
+defined with its rulebook section; its ``check`` is the only place a rule is written:
+:func:`legal_moves` lists the candidate answers it accepts,
 :func:`why_not` returns what it refuses, :func:`decide` raises that refusal or plays the answer on
 a scratch copy and runs the automatic steps (:func:`advance`) until somebody must decide again.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.kernel import Command, Event, GameOver, InvalidOptions, NotYourTurn, Rng, RuleViolation
+from domain.kernel.decision import Decision, Refusal
 
 from . import assistants, districts, shops, society, turn, upkeep, vassals
 from . import components as C
@@ -19,11 +21,11 @@ from . import setup as game_setup
 from .commands import ExchangeIdeas, Pass, TakeIdeas, TakePortfolios, UseSpiritsTile
 from .events import SpiritsTileUsed
 from .options import JiangnanOptions
-from .play import Play, Step, gain, refusal
+from .play import Play, gain, refusal
 from .state import EARLIER_VERSIONS, RULES_VERSION, Frame, State
 from .table import to_act
 
-STEPS: dict[str, Step] = {
+STEPS: dict[str, Decision] = {
     **game_setup.STEPS,
     **turn.STEPS,
     **vassals.STEPS,
@@ -84,7 +86,7 @@ def advance(scratch: Play) -> None:
 
 
 # --- the rule of the Spirits Tile, an answer to any step ---------------------------------------------
-def _spirits_refusal(state: State, seat: int) -> RuleViolation | None:
+def _spirits_refusal(state: State, seat: int) -> Refusal | None:
     """Spirit Level Track / Shop A5: discard a Spirits Tile "anytime" for +3 Spirit (assumed: while
     you are to act, and not at Spirit 6, where it would do nothing)."""
     player = state.p[seat]
@@ -111,8 +113,8 @@ def legal_moves(state: State, seat: int) -> list[Command]:
     if frame.seat != seat:
         return []
     step = STEPS[frame.kind]
-    moves = [m for m in step.candidates(state, seat, frame) if step.check(state, seat, frame, m) is None]
-    if Pass in step.answers and (not moves or step.optional(state, seat, frame)):
+    moves = step.legal_answers(state, seat, frame)
+    if Pass in step.answers and (not moves or step.may_decline(state, seat, frame)):
         moves.append(Pass())
     if _spirits_refusal(state, seat) is None:
         moves.append(UseSpiritsTile())
@@ -125,6 +127,12 @@ def why_not(state: State, seat: int, command: Command) -> RuleViolation | None:
         return GameOver()
     if not state.steps or state.steps[-1].seat != seat:
         return NotYourTurn(rule="Gameplay")
+    refused = _refusal(state, seat, command)
+    return None if refused is None else refused.error()
+
+
+def _refusal(state: State, seat: int, command: Command) -> Refusal | None:
+    """The pending step's rule (or the Spirits Tile's) applied to *command*, from its seat."""
     if isinstance(command, UseSpiritsTile):
         return _spirits_refusal(state, seat)
     frame = state.steps[-1]
@@ -132,7 +140,7 @@ def why_not(state: State, seat: int, command: Command) -> RuleViolation | None:
     if not isinstance(command, step.answers):
         return refusal("not_now", f"that is not a decision of the current step ({frame.kind})", "Gameplay")
     if isinstance(command, Pass):  # "you may": optional, or nothing else can be done
-        if step.optional(state, seat, frame):
+        if step.may_decline(state, seat, frame):
             return None
         if any(step.check(state, seat, frame, m) is None for m in step.candidates(state, seat, frame)):
             return refusal("not_optional", "this action is not optional", step.rule)

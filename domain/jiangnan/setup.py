@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel import Rng, RuleViolation
+from domain.kernel import Rng
+from domain.kernel.decision import Decision, Refusal
 
 from . import components as C
 from .commands import ChooseStartingPortfolio, ChooseTalent
@@ -23,7 +24,7 @@ from .events import (
     TalentChosen,
 )
 from .options import JiangnanOptions, resolve
-from .play import Play, Step, draw_tile, refusal
+from .play import Play, draw_tile, refusal
 from .state import RULES_VERSION, Config, Frame, State, new_state
 
 
@@ -188,7 +189,7 @@ def _pick_start_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [ChooseStartingPortfolio(portfolio=pid) for pid in state.offer]
 
 
-def _pick_start_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _pick_start_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if cmd.portfolio in state.offer:
         return None
     return refusal("illegal_move", "choose one of the revealed starting Portfolio Tiles", "Game Setup")
@@ -203,7 +204,7 @@ def _pick_talent_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [ChooseTalent(talent=t) for t in state.talent_offer]
 
 
-def _pick_talent_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _pick_talent_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if cmd.talent in state.talent_offer:
         return None
     return refusal("talent_not_available", "that Talent is not in the draft", "Talent Draft")
@@ -215,10 +216,10 @@ def _pick_talent_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
 
 
 STEPS = {
-    "pick_start": Step(
+    "pick_start": Decision(
         "Game Setup", (ChooseStartingPortfolio,), _pick_start_candidates, _pick_start_check, _pick_start_play
     ),
-    "pick_talent": Step(
+    "pick_talent": Decision(
         "Talent Draft", (ChooseTalent,), _pick_talent_candidates, _pick_talent_check, _pick_talent_play
     ),
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel import RuleViolation
+from domain.kernel.decision import Decision, Refusal
 
 from . import components as C
 from .commands import (
@@ -33,7 +33,7 @@ from .events import (
     PortfolioTaken,
     SpiritsTileTaken,
 )
-from .play import Play, Step, always, gain, idea_refusal, optional_from, refusal
+from .play import Play, always, gain, idea_refusal, optional_from, refusal
 from .portfolios import (
     displayed_refusal,
     draw_from_stack,
@@ -112,7 +112,7 @@ def _pick_shop_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [ChooseShop(shop=state.shops[i]) for i in pointed(state)]
 
 
-def _pick_shop_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _pick_shop_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if cmd.shop in [state.shops[i] for i in pointed(state)]:
         return None
     return refusal("shop_not_pointed", "choose a Shop the Special Action Pointer points to", "Temple Fair")
@@ -128,7 +128,7 @@ def _idea_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [TakeIdea(idea=i) for i in C.IDEAS]
 
 
-def _idea_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _idea_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     return idea_refusal(cmd.idea)
 
 
@@ -145,7 +145,7 @@ def _publish_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [Publish(portfolio=pid) for pid in pids]
 
 
-def _publish_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _publish_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if frame.arg == "B1":  # Advanced Shop B1 Printing Press: pay 1 Coin, publish in the Teahouse or Tavern
         rule = "Shop Actions B1"
         if not isinstance(cmd, PublishIn):
@@ -174,7 +174,7 @@ def _boat_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [PlaceOnBoat(boat=b) for b in sorted(river_boats(state))]
 
 
-def _boat_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _boat_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if cmd.boat in river_boats(state):
         return None
     return refusal("no_such_boat", "choose a Boat Tile on the River boards", "Resolve Boats")
@@ -198,7 +198,7 @@ def _boat_move_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     ]
 
 
-def _boat_move_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _boat_move_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if (
         cmd.from_boat in my_boats(state, seat)
         and cmd.to_boat in river_boats(state)
@@ -222,7 +222,7 @@ def _exchange_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [ExchangeIdeas(give=list(g), take=list(t)) for g in IDEA_PAIRS for t in IDEA_PAIRS]
 
 
-def _exchange_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _exchange_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     size = 1 if frame.arg == "B3" else 2
     ideas = state.p[seat].ideas
     give, take = cmd.give, cmd.take
@@ -259,7 +259,7 @@ def _swap_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [SwapActionTile(tile=t, slot=slot) for t in tiles for slot in slots]
 
 
-def _swap_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _swap_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     player = state.p[seat]
     rule = "Shop Actions B2" if frame.arg == "B2" else "List of Assistant Powers"
     if cmd.tile not in player.used and cmd.tile not in player.drafted:
@@ -282,7 +282,7 @@ def _stack_draw_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [DrawPortfolio()]
 
 
-def _stack_draw_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _stack_draw_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if stack_available(state):
         return None
     return refusal("illegal_move", "the Portfolio stack is exhausted", "Shop Actions B6")
@@ -303,7 +303,7 @@ def _take_portfolio_candidates(state: State, seat: int, frame: Frame) -> list[An
     return refresh + [TakePortfolio(portfolio=pid) for pid in state.display]
 
 
-def _take_portfolio_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _take_portfolio_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if isinstance(cmd, TakePortfolio):
         return displayed_refusal(state, cmd.portfolio)
     if frame.arg != "A6":  # Bonus Icons: "You may not refresh the tiles"
@@ -327,9 +327,11 @@ def _take_portfolio_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> No
 
 
 STEPS = {
-    "pick_shop": Step("Temple Fair", (ChooseShop,), _pick_shop_candidates, _pick_shop_check, _pick_shop_play),
-    "idea": Step("Idea Tiles", (TakeIdea,), _idea_candidates, _idea_check, _idea_play),
-    "publish": Step(
+    "pick_shop": Decision(
+        "Temple Fair", (ChooseShop,), _pick_shop_candidates, _pick_shop_check, _pick_shop_play
+    ),
+    "idea": Decision("Idea Tiles", (TakeIdea,), _idea_candidates, _idea_check, _idea_play),
+    "publish": Decision(
         "Shop Actions",
         (Publish, PublishIn, Pass),
         _publish_candidates,
@@ -337,7 +339,7 @@ STEPS = {
         _publish_play,
         optional_from("A1", "B1"),
     ),
-    "boat": Step(
+    "boat": Decision(
         "Shop Actions A4",
         (PlaceOnBoat, Pass),
         _boat_candidates,
@@ -345,7 +347,7 @@ STEPS = {
         _boat_play,
         optional_from("A4"),
     ),
-    "boat_move": Step(
+    "boat_move": Decision(
         "Shop Actions B4",
         (MoveBoatServant, Pass),
         _boat_move_candidates,
@@ -353,7 +355,7 @@ STEPS = {
         _boat_move_play,
         optional_from("B4"),
     ),
-    "exchange": Step(
+    "exchange": Decision(
         "Shop Actions B3",
         (ExchangeIdeas, Pass),
         _exchange_candidates,
@@ -361,7 +363,7 @@ STEPS = {
         _exchange_play,
         optional_from("B3"),
     ),
-    "swap_tile": Step(
+    "swap_tile": Decision(
         "Shop Actions B2",
         (SwapActionTile, Pass),
         _swap_candidates,
@@ -369,7 +371,7 @@ STEPS = {
         _swap_play,
         optional_from("B2"),
     ),
-    "stack_draw": Step(
+    "stack_draw": Decision(
         "Shop Actions B6",
         (DrawPortfolio, Pass),
         _stack_draw_candidates,
@@ -377,7 +379,7 @@ STEPS = {
         _stack_draw_play,
         always,
     ),
-    "take_portfolio": Step(
+    "take_portfolio": Decision(
         "Bonus Icons",
         (TakePortfolio, RefreshPortfolios, Pass),
         _take_portfolio_candidates,

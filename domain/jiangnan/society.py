@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from domain.kernel import RuleViolation
+from domain.kernel.decision import Decision, Refusal
 
 from . import components as C
 from .commands import (
@@ -22,7 +22,7 @@ from .commands import (
     TakePortfolios,
 )
 from .events import DegreeEarned, PortfolioDiscarded, PortfoliosRefreshed, PortfolioTaken
-from .play import Play, Step, always, bad_idea, gain, idea_refusal, refusal
+from .play import Play, always, bad_idea, gain, idea_refusal, refusal
 from .portfolios import displayed_refusal, not_displayed, replenish_display, take_displayed
 from .state import Frame, State
 from .table import IDEA_PAIRS, can_take_exam, cost, power
@@ -37,7 +37,7 @@ def _society_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [*moves, TakeExam()]
 
 
-def _society_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _society_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     player = state.p[seat]
     match cmd:
         case RefreshPortfolios():  # Society 2: pay 1 Coin, once per turn
@@ -102,7 +102,7 @@ def _extra_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return portfolios + [TakeIdea(idea=i) for i in C.IDEAS]
 
 
-def _extra_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _extra_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if isinstance(cmd, TakePortfolio):
         return displayed_refusal(state, cmd.portfolio)
     return idea_refusal(cmd.idea)
@@ -121,7 +121,7 @@ def _exam_portfolios_candidates(state: State, seat: int, frame: Frame) -> list[A
     return [DiscardPortfolio(portfolio=pid) for pid in sorted(set(state.p[seat].unpublished))]
 
 
-def _exam_portfolios_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _exam_portfolios_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if cmd.portfolio in state.p[seat].unpublished:
         return None
     return refusal("not_your_portfolio", "choose an unpublished Portfolio of yours", "Imperial Exam")
@@ -138,7 +138,7 @@ def _exam_ideas_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [PayIdea(idea=i) for i in C.IDEAS]
 
 
-def _exam_ideas_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _exam_ideas_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if cmd.idea in C.IDEAS and state.p[seat].ideas[cmd.idea] > 0:
         return None
     return refusal("insufficient_ideas", "you have no Idea of that type", "Imperial Exam")
@@ -152,14 +152,14 @@ def _exam_ideas_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
 
 
 STEPS = {
-    "society": Step(
+    "society": Decision(
         "Society",
         (RefreshPortfolios, TakePortfolios, TakePortfolioAndIdea, TakeIdeas, TakeExam),
         _society_candidates,
         _society_check,
         _society_play,
     ),
-    "society_extra": Step(
+    "society_extra": Decision(
         "List of Talent Powers",
         (TakePortfolio, TakeIdea, Pass),
         _extra_candidates,
@@ -167,14 +167,14 @@ STEPS = {
         _extra_play,
         always,
     ),
-    "exam_portfolios": Step(
+    "exam_portfolios": Decision(
         "Imperial Exam",
         (DiscardPortfolio,),
         _exam_portfolios_candidates,
         _exam_portfolios_check,
         _exam_portfolios_play,
     ),
-    "exam_ideas": Step(
+    "exam_ideas": Decision(
         "Imperial Exam", (PayIdea,), _exam_ideas_candidates, _exam_ideas_check, _exam_ideas_play
     ),
 }

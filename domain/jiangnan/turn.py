@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel import RuleViolation
+from domain.kernel.decision import Decision, Refusal
 
 from . import components as C
 from .bot import bot_turn
 from .commands import DiscardTile, Rest, VisitDistrict
 from .districts import start_district
 from .events import PhaseBegan, ScholarPlaced, StepEnded, TileChosen, TileDiscarded, TurnBegan, TurnEnded
-from .play import Play, Step, draw_tile, gain, refusal
+from .play import Play, draw_tile, gain, refusal
 from .shops import start_special
 from .state import Frame, State
 from .table import affordable, coins_in, cost, muses_shown, reachable_cities
@@ -42,7 +42,7 @@ def phase_actions(scratch: Play) -> None:
 
 
 # --- Player Turn 1: choose the district to visit ----------------------------------------------------
-def visit_refusal(state: State, seat: int, slot: int, district: str) -> RuleViolation | None:
+def visit_refusal(state: State, seat: int, slot: int, district: str) -> Refusal | None:
     """Player Turn 1: the tile in ``slot`` (0 = the rightmost) must show the district, whose Scholar
     Track must have a space and whose cost the Coins must pay, Discard Bonus included (Player Turn 2:
     "You can use the Discard Bonus to pay")."""
@@ -96,7 +96,7 @@ def _rest_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [Rest(slot=slot) for slot in range(len(state.p[seat].track))]
 
 
-def _turn_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _turn_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if isinstance(cmd, VisitDistrict):
         return visit_refusal(state, seat, cmd.slot, cmd.district)
     # Rest: with any tile of the track, "or you do not wish to" visit (a Mandatory Rest: must)
@@ -170,7 +170,7 @@ def _discard_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [DiscardTile(slot=slot) for slot in range(len(state.p[seat].track))]
 
 
-def _discard_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _discard_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     player = state.p[seat]
     if 0 <= cmd.slot < len(player.track) and (
         frame.arg == C.REST
@@ -209,7 +209,7 @@ AUTO: dict[str, Callable[[Play, Frame], None]] = {"after_turn": _after_turn, "di
 """Steps that need no decision: they run as soon as they are on top of the stack."""
 
 STEPS = {
-    "turn": Step("Player Turn 1", (VisitDistrict, Rest), _turn_candidates, _turn_check, _turn_play),
-    "mandatory_rest": Step("Mandatory Rest", (Rest,), _rest_candidates, _turn_check, _turn_play),
-    "discard": Step("2-Player Rules", (DiscardTile,), _discard_candidates, _discard_check, _discard_play),
+    "turn": Decision("Player Turn 1", (VisitDistrict, Rest), _turn_candidates, _turn_check, _turn_play),
+    "mandatory_rest": Decision("Mandatory Rest", (Rest,), _rest_candidates, _turn_check, _turn_play),
+    "discard": Decision("2-Player Rules", (DiscardTile,), _discard_candidates, _discard_check, _discard_play),
 }

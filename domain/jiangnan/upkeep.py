@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel import RuleViolation
+from domain.kernel.decision import Decision, Refusal
 
 from . import components as C
 from .assistants import activate, activation_refusal
@@ -34,7 +34,7 @@ from .events import (
     TurnOrderAdjusted,
     UpkeepTilesRefilled,
 )
-from .play import Play, Step, draw_tile, gain, refusal
+from .play import Play, draw_tile, gain, refusal
 from .portfolios import replenish_display
 from .scoring import final_scoring
 from .state import Frame, State
@@ -104,7 +104,7 @@ def _income_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [*_activations(state, seat), *servants, EndIncome()]
 
 
-def _income_check(state: State, seat: int, frame: Frame | None, cmd: Any) -> RuleViolation | None:
+def _income_check(state: State, seat: int, frame: Frame | None, cmd: Any) -> Refusal | None:
     """b. a published Novel for 1 Novel Idea, c. a hired Assistant's power, d./e. the Servants'
     income (jiangnan-3): each once per round."""
     player = state.p[seat]
@@ -181,7 +181,7 @@ def _trend_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [ChooseTrend(trend=t) for t in state.boats[state.upkeep_boat].trends]
 
 
-def _trend_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _trend_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if cmd.trend in state.boats[state.upkeep_boat].trends:
         return None
     return refusal("no_such_trend", "choose one of the 2 Scoring Trends on the boat", "Resolve Boats")
@@ -229,7 +229,7 @@ def _draft_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [DraftTile(tile=t) for t in sorted(set(state.upkeep_tiles))]
 
 
-def _draft_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _draft_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if cmd.tile in state.upkeep_tiles:
         return None
     return refusal(
@@ -348,13 +348,13 @@ def phase_mandatory(scratch: Play) -> None:
 
 
 STEPS = {
-    "income": Step(
+    "income": Decision(
         "Personal Income",
         (ActivateNovel, ActivateAssistant, TakeServantIncome, EndIncome),
         _income_candidates,
         _income_check,
         _income_play,
     ),
-    "trend": Step("Resolve Boats", (ChooseTrend,), _trend_candidates, _trend_check, _trend_play),
-    "draft": Step("Draft New Action Tiles", (DraftTile,), _draft_candidates, _draft_check, _draft_play),
+    "trend": Decision("Resolve Boats", (ChooseTrend,), _trend_candidates, _trend_check, _trend_play),
+    "draft": Decision("Draft New Action Tiles", (DraftTile,), _draft_candidates, _draft_check, _draft_play),
 }

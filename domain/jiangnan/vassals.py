@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel import RuleViolation
+from domain.kernel.decision import Decision, Refusal
 
 from . import components as C
 from .commands import SendVassal
 from .events import ScholarPlaced
-from .play import Play, Step, refusal
+from .play import Play, refusal
 from .state import Frame, State
 
 
@@ -37,7 +37,7 @@ def _vassal_candidates(state: State, seat: int, frame: Frame) -> list[Any]:
     return [SendVassal(district=d) for d in C.ACTION_TILES[frame.arg]["districts"]]
 
 
-def _vassal_check(state: State, seat: int, frame: Frame, cmd: Any) -> RuleViolation | None:
+def _vassal_check(state: State, seat: int, frame: Frame, cmd: Any) -> Refusal | None:
     if cmd.district in C.ACTION_TILES[frame.arg]["districts"]:
         return None
     return refusal("wrong_district", "the vassal goes to a district of the discarded tile", "2-Player Rules")
@@ -48,4 +48,4 @@ def _vassal_play(scratch: Play, seat: int, frame: Frame, cmd: Any) -> None:
     send_vassal(scratch, seat, cmd.district)
 
 
-STEPS = {"vassal": Step("2-Player Rules", (SendVassal,), _vassal_candidates, _vassal_check, _vassal_play)}
+STEPS = {"vassal": Decision("2-Player Rules", (SendVassal,), _vassal_candidates, _vassal_check, _vassal_play)}

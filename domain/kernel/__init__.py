@@ -1,6 +1,7 @@
 """What every game shares: the Game contract, seats, rule violations, outcome, redaction, PRNG."""
 
 from .components import ComponentDataError, ComponentFile, Entry
+from .decision import Decision, Refusal
 from .errors import GameOver, InvalidOptions, NotYourTurn, RuleViolation
 from .evolver import Evolver
 from .game import (
@@ -23,6 +24,7 @@ __all__ = [
     "Command",
     "ComponentDataError",
     "ComponentFile",
+    "Decision",
     "Entry",
     "Event",
     "Evolver",
@@ -32,6 +34,7 @@ __all__ = [
     "NotYourTurn",
     "Options",
     "Outcome",
+    "Refusal",
     "Rng",
     "RuleViolation",
     "Scratch",

@@ -9,7 +9,7 @@ from . import board as B
 from . import commands as K
 from . import components as C
 from . import events as E
-from .decisions import Refusal, SubDecision, filtered, queue
+from .decisions import Decision, Refusal, queue
 from .exchange import draw_exchange, room_refusal
 from .state import Frame, State
 from .tellers import rep_bonuses, tier3_bonus
@@ -77,9 +77,7 @@ def _open_branch(scratch: Scratch[State], frame: Frame, cmd: K.ChooseBranch) -> 
     queue(scratch, seat, frames, bonuses)
 
 
-CHOOSE_BRANCH = SubDecision(
-    (K.ChooseBranch,), filtered(_branch_candidates, _branch_refusal), _branch_refusal, _open_branch
-)
+CHOOSE_BRANCH = Decision("Bank Escort", (K.ChooseBranch,), _branch_candidates, _branch_refusal, _open_branch)
 
 
 # --- entry_skill: Branch Skill Reference, immediate on-entry effects are optional ("may") ----------
@@ -116,6 +114,6 @@ def _entry_skill(scratch: Scratch[State], frame: Frame, cmd: K.UseEntrySkill) ->
     queue(scratch, seat, frames, bonuses)
 
 
-ENTRY_SKILL = SubDecision(
-    (K.UseEntrySkill,), filtered(_entry_candidates, _entry_refusal), _entry_refusal, _entry_skill
+ENTRY_SKILL = Decision(
+    "Branch Skill Reference", (K.UseEntrySkill,), _entry_candidates, _entry_refusal, _entry_skill
 )

@@ -9,7 +9,7 @@ from . import board as B
 from . import commands as K
 from . import components as C
 from . import events as E
-from .decisions import Refusal, SubDecision, filtered, queue
+from .decisions import Decision, Refusal, queue
 from .state import Frame, Player, State
 from .versions import before_3
 
@@ -165,8 +165,8 @@ def _choose(scratch: Scratch[State], frame: Frame, cmd: K.ChooseExchangeCard) ->
     queue(scratch, frame.seat, offer_exchange(scratch, frame.seat, cmd.card, frame.months, frame.fee), [])
 
 
-CHOOSE_CARD = SubDecision(
-    (K.ChooseExchangeCard,), filtered(_choose_candidates, _choose_refusal), _choose_refusal, _choose
+CHOOSE_CARD = Decision(
+    "Tier 1 Branches: Ningxia", (K.ChooseExchangeCard,), _choose_candidates, _choose_refusal, _choose
 )
 
 
@@ -210,4 +210,6 @@ def _place(scratch: Scratch[State], frame: Frame, cmd: K.PlaceExchange) -> None:
     )
 
 
-PLACE_EXCHANGE = SubDecision((K.PlaceExchange,), _place_legal, _place_refusal, _place)
+PLACE_EXCHANGE = Decision(
+    "West Street", (K.PlaceExchange,), _place_legal, _place_refusal, _place, legal=_place_legal
+)

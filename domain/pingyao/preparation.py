@@ -14,7 +14,7 @@ from . import board as B
 from . import commands as K
 from . import components as C
 from . import events as E
-from .decisions import Refusal, SubDecision, filtered
+from .decisions import Decision, Refusal
 from .state import Die, Frame, Player, State
 
 _STEP = {"die_minus": -1, "die_plus": +1}
@@ -133,9 +133,10 @@ def _apply(scratch: Scratch[State], frame: Frame, cmd: Command) -> None:
             scratch.emit(E.PreparationEnded(seat=seat, frame=True))
 
 
-PREPARATION = SubDecision(
+PREPARATION = Decision(
+    "Preparation Phase",
     (K.AdjustDie, K.SwapDice, K.RecallSilver, K.ConvertCopper, K.EndPreparation),
-    filtered(_candidates, _refusal),
+    _candidates,
     _refusal,
     _apply,
 )

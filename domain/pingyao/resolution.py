@@ -9,7 +9,7 @@ from . import board as B
 from . import commands as K
 from . import components as C
 from . import events as E
-from .decisions import Refusal, SubDecision, filtered
+from .decisions import Decision, Refusal
 from .state import Frame, State
 from .versions import before_4
 
@@ -90,9 +90,7 @@ def _order(scratch: Scratch[State], frame: Frame, cmd: K.ResolveExchange) -> Non
     scratch.emit(E.ExchangeOrderChosen(seat=frame.seat, card=cmd.card, frame=True))
 
 
-RESOLVE_ORDER = SubDecision(
-    (K.ResolveExchange,), filtered(_order_candidates, _order_refusal), _order_refusal, _order
-)
+RESOLVE_ORDER = Decision("West Street", (K.ResolveExchange,), _order_candidates, _order_refusal, _order)
 
 
 # --- transfer: Emergency Fund Transfer --------------------------------------------------------------
@@ -170,4 +168,11 @@ def _transfer(scratch: Scratch[State], frame: Frame, cmd: K.TransferFunds) -> No
     )
 
 
-TRANSFER = SubDecision((K.TransferFunds,), _transfer_legal, _transfer_refusal, _transfer)
+TRANSFER = Decision(
+    "Emergency Fund Transfer",
+    (K.TransferFunds,),
+    _transfer_legal,
+    _transfer_refusal,
+    _transfer,
+    legal=_transfer_legal,
+)

@@ -15,13 +15,13 @@ from domain.kernel import Command, Event, GameOver, NotYourTurn, Rng, RuleViolat
 
 from . import branches, exchange, preparation, resolution, solo, tellers, two_player
 from .action_phase import DieTurn
-from .decisions import Refusal, SubDecision
+from .decisions import Decision, Refusal
 from .evolve import evolve
 from .flow import advance
 from .state import Frame, State
 from .turn import pending
 
-SUB_DECISIONS: dict[str, SubDecision] = {
+SUB_DECISIONS: dict[str, Decision] = {
     "prep": preparation.PREPARATION,
     "public_die": two_player.PUBLIC_DIE,
     "starting_region": solo.STARTING_REGION,
@@ -39,33 +39,33 @@ SUB_DECISIONS: dict[str, SubDecision] = {
 }
 
 
-class _Pending:
+class _Queued:
     """A queued sub-decision, bound to the state it is asked in."""
 
-    __slots__ = ("f", "rules", "s")
+    __slots__ = ("decision", "frame", "state")
 
     def __init__(self, state: State, frame: Frame) -> None:
-        self.s, self.f, self.rules = state, frame, SUB_DECISIONS[frame.kind]
+        self.state, self.frame, self.decision = state, frame, SUB_DECISIONS[frame.kind]
 
     def legal(self) -> list[Command]:
-        return self.rules.legal(self.s, self.f)
+        return self.decision.legal_answers(self.state, self.frame)
 
-    def refusal(self, cmd: Any) -> Refusal | None:
-        if not isinstance(cmd, self.rules.answers):
-            return Refusal("wrong_decision", f"a {self.f.kind} decision is pending", "Game Flow")
-        return self.rules.refusal(self.s, self.f, cmd)
+    def refusal(self, command: Any) -> Refusal | None:
+        if not isinstance(command, self.decision.answers):
+            return Refusal("wrong_decision", f"a {self.frame.kind} decision is pending", "Game Flow")
+        return self.decision.check(self.state, self.frame, command)
 
-    def apply(self, scratch: Scratch[State], cmd: Any) -> None:
-        self.rules.apply(scratch, self.f, cmd)
+    def apply(self, scratch: Scratch[State], command: Any) -> None:
+        self.decision.play(scratch, self.frame, command)
 
 
-def _decision(state: State, seat: Seat) -> _Pending | DieTurn | RuleViolation:
+def _decision(state: State, seat: Seat) -> _Queued | DieTurn | RuleViolation:
     """The decision `seat` must answer now, or why it may not act."""
     if state.phase == "end":
         return GameOver()
     now = pending(state)
     if isinstance(now, Frame):
-        return _Pending(state, now) if now.seat == seat else NotYourTurn()
+        return _Queued(state, now) if now.seat == seat else NotYourTurn()
     if now is not None and now[0] == seat:
         return DieTurn(state, seat, now[1])
     return NotYourTurn()

@@ -9,7 +9,7 @@ from . import commands as K
 from . import components as C
 from . import events as E
 from .actions import yamen_tile_refusal
-from .decisions import Refusal, SubDecision, filtered, queue
+from .decisions import Decision, Refusal, queue
 from .exchange import cards_to_draw, draw_exchange, room_refusal
 from .state import Frame, State
 from .tellers import rep_bonuses, tier3_bonus
@@ -86,8 +86,8 @@ def _place_starting(scratch: Scratch[State], frame: Frame, cmd: K.PlaceStartingB
     scratch.emit(E.StartingBranchPlaced(seat=frame.seat, region=f"1{cmd.color}", frame=True))
 
 
-STARTING_REGION = SubDecision(
-    (K.PlaceStartingBranch,), filtered(_region_candidates, _region_refusal), _region_refusal, _place_starting
+STARTING_REGION = Decision(
+    "Solo Mode: Setup", (K.PlaceStartingBranch,), _region_candidates, _region_refusal, _place_starting
 )
 
 
@@ -150,8 +150,8 @@ def _claim_reward(scratch: Scratch[State], frame: Frame, cmd: K.ClaimReward) -> 
     queue(scratch, seat, frames, bonuses)
 
 
-ROUND_REWARD = SubDecision(
-    (K.ClaimReward,), filtered(_reward_candidates, _reward_refusal), _reward_refusal, _claim_reward
+ROUND_REWARD = Decision(
+    "Round Goals and Rewards", (K.ClaimReward,), _reward_candidates, _reward_refusal, _claim_reward
 )
 
 
@@ -176,8 +176,8 @@ def _take_tile(scratch: Scratch[State], frame: Frame, cmd: K.TakeYamenTile) -> N
     queue(scratch, frame.seat, frames, bonuses)
 
 
-REWARD_YAMEN = SubDecision(
-    (K.TakeYamenTile,), filtered(_tile_candidates, _tile_refusal), _tile_refusal, _take_tile
+REWARD_YAMEN = Decision(
+    "Round Goals and Rewards: Note 2", (K.TakeYamenTile,), _tile_candidates, _tile_refusal, _take_tile
 )
 
 
@@ -202,6 +202,6 @@ def _take_back(scratch: Scratch[State], frame: Frame, cmd: K.TakeBackDie) -> Non
     )
 
 
-EXTRA_ACTION = SubDecision(
-    (K.TakeBackDie,), filtered(_die_candidates, _die_refusal), _die_refusal, _take_back
+EXTRA_ACTION = Decision(
+    "Round Goals and Rewards: Note 3", (K.TakeBackDie,), _die_candidates, _die_refusal, _take_back
 )

@@ -9,7 +9,7 @@ from . import board as B
 from . import commands as K
 from . import components as C
 from . import events as E
-from .decisions import Refusal, SubDecision, filtered
+from .decisions import Decision, Refusal
 from .state import Frame, State
 
 
@@ -87,8 +87,8 @@ def _place_teller(scratch: Scratch[State], frame: Frame, cmd: K.PlaceTeller) -> 
     )
 
 
-PLACE_TELLER = SubDecision(
-    (K.PlaceTeller,), filtered(_teller_candidates, _teller_refusal), _teller_refusal, _place_teller
+PLACE_TELLER = Decision(
+    "Confucius Temple", (K.PlaceTeller,), _teller_candidates, _teller_refusal, _place_teller
 )
 
 
@@ -120,6 +120,4 @@ def _move_silver(scratch: Scratch[State], frame: Frame, cmd: K.MoveSilver) -> No
     )
 
 
-MOVE_SILVER = SubDecision(
-    (K.MoveSilver,), filtered(_move_candidates, _move_refusal), _move_refusal, _move_silver
-)
+MOVE_SILVER = Decision("Confucius Temple", (K.MoveSilver,), _move_candidates, _move_refusal, _move_silver)

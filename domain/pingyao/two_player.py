@@ -9,7 +9,7 @@ from . import commands as K
 from . import components as C
 from . import events as E
 from .actions import forbidden
-from .decisions import Refusal, SubDecision
+from .decisions import Decision, Refusal
 from .state import Frame, State
 
 _RULE = "Two-Player Game Rules"
@@ -76,4 +76,4 @@ def _apply(scratch: Scratch[State], frame: Frame, cmd: K.PlacePublicDie) -> None
     scratch.emit(E.PublicDiePlaced(seat=frame.seat, die=cmd.die, action=cmd.action, frame=True))
 
 
-PUBLIC_DIE = SubDecision((K.PlacePublicDie,), _legal, _refusal, _apply)
+PUBLIC_DIE = Decision("Two-Player Game Rules", (K.PlacePublicDie,), _legal, _refusal, _apply, legal=_legal)
