@@ -10,8 +10,8 @@ plays the command on a :class:`~domain.kernel.scratch.Scratch`.  There is no sec
 "explains" a refusal: the explanation is the check.
 
 The functions of a decision take the title's own arguments — whatever identifies what is pending
-(Pingyao: ``(state, frame)``; Jiangnan: ``(state, seat, frame)``) — written *at* below; ``play``
-takes the scratch copy in the state's place.
+(Pingyao: ``(state, frame)``; Jiangnan: ``(state, seat, frame)``; Yangtze: ``(state, seat)``) —
+written *at* below.
 """
 
 from __future__ import annotations
@@ -50,8 +50,10 @@ class Decision(NamedTuple):
     check: Callable[..., Refusal | None]
     """``check(*at, command)``: the rule a command of an ``answers`` type (any field values)
     breaks, or ``None`` when it is allowed."""
-    play: Callable[..., None]
-    """``play(scratch, *at[1:], command)``: emit the events of an accepted answer."""
+    play: Callable[..., Any]
+    """What an accepted answer does: ``play(scratch, *at[1:], command)`` emits its events on the
+    scratch copy (Pingyao, Jiangnan); a title that settles its own events returns them instead
+    (Yangtze: ``play(*at, command) -> (events, whether the game goes on by itself)``)."""
     optional: Callable[..., bool] | None = None
     """``optional(*at)``: whether the decision may be declined now ("you may"); ``None``: never."""
     legal: Callable[..., list[Any]] | None = None

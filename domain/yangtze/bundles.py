@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from domain.kernel import RuleViolation
+from domain.kernel.decision import Refusal
 
 from .components import BUNDLE_VALUES, GOODS_COUNT, category, colour, good_kind
 
@@ -38,16 +38,16 @@ def bundle_kind(goods: list[int]) -> str | None:
     return None
 
 
-def sale_refusal(screen: list[int], goods: list[int]) -> RuleViolation | None:
+def sale_refusal(screen: list[int], goods: list[int]) -> Refusal | None:
     """1. Sell a Bundle of Goods: the goods must be behind the seller's screen and form a bundle
     (in any order: a bundle is a set; :func:`possible_bundles` names each one once)."""
     if not goods or len(set(goods)) != len(goods) or any(g not in screen for g in goods):
-        return RuleViolation("good_not_held", "you do not hold all of these goods", rule=R_SELL)
+        return Refusal("good_not_held", "you do not hold all of these goods", R_SELL)
     if bundle_kind(goods) is None:
-        return RuleViolation(
+        return Refusal(
             "not_a_bundle",
             "a bundle is goods of one category showing the same good, colour or symbol",
-            rule=R_SELL,
+            R_SELL,
         )
     return None
 

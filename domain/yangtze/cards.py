@@ -11,7 +11,8 @@ response window before an automatic order a card could change (:mod:`.rulers`, d
 
 from __future__ import annotations
 
-from domain.kernel import Command, Event, RuleViolation
+from domain.kernel import Command, Event
+from domain.kernel.decision import Decision, Refusal
 
 from . import components as C
 from .bundles import bundle_value, possible_bundles, sale_refusal
@@ -41,11 +42,11 @@ def buy_two_choices(state: State, seat: int) -> tuple[bool, ...]:
     return _EITHER if state.stage == "sell" and C.BUY_TWO in state.cards[seat] else _NO
 
 
-def card_refusal(card: str) -> RuleViolation:
+def card_refusal(card: str) -> Refusal:
     """The refusal of a flag on a purchase that the card does not allow now."""
     if card == C.FREE_GOOD:
-        return RuleViolation("card_not_available", "you have already used your free-good card", rule=R_CARDS)
-    return RuleViolation("card_not_available", "you cannot play the buy-two card now", rule=R_CARDS)
+        return Refusal("card_not_available", "you have already used your free-good card", R_CARDS)
+    return Refusal("card_not_available", "you cannot play the buy-two card now", R_CARDS)
 
 
 # --- liquidity and the sell card, at any time -----------------------------------------------------
@@ -58,20 +59,16 @@ def playable_cards(state: State, seat: int) -> list[str]:
     return [card for card in cards if card != C.SELL_ANYTIME]
 
 
-def any_time_refusal(state: State, seat: int, card: str) -> RuleViolation | None:
+def any_time_refusal(state: State, seat: int, card: str) -> Refusal | None:
     if card in playable_cards(state, seat):
         return None
     if card in state.cards[seat]:
-        return RuleViolation(
-            "sale_in_progress",
-            "a sale with the sell card is in progress; wait until it is done",
-            rule=R_CARDS,
+        return Refusal(
+            "sale_in_progress", "a sale with the sell card is in progress; wait until it is done", R_CARDS
         )
     if card == C.SELL_ANYTIME:
-        return RuleViolation("card_not_available", "you have already used your sell card", rule=R_CARDS)
-    return RuleViolation(
-        "card_not_available", "you have no unused liquidity card of that value", rule=R_CARDS
-    )
+        return Refusal("card_not_available", "you have already used your sell card", R_CARDS)
+    return Refusal("card_not_available", "you have no unused liquidity card of that value", R_CARDS)
 
 
 def decide_any_time(
@@ -85,7 +82,7 @@ def decide_any_time(
         card = C.liquidity_card(command.value)
     refusal = any_time_refusal(state, seat, card)
     if refusal is not None:
-        raise refusal
+        raise refusal.error()
     if isinstance(command, PlaySellCard):
         return [SellCardPlayed(seat=seat)]
     return [LiquidityCardPlayed(seat=seat, value=command.value, forced=forced)]
@@ -100,24 +97,32 @@ def any_time_moves(state: State, seat: int, moves: list[Command]) -> None:
 
 
 # --- the sale opened by the sell card -------------------------------------------------------------
-def decide_sale(state: State, seat: int, command: Command) -> tuple[list[Event], bool]:
-    """Special Cards: "sell one or more bundles of goods any time", then ``DoneSelling``; ending the
-    sale lets the game go on (a pending ruler's order may have nothing left to act on)."""
+def _sale_check(state: State, seat: int, command: Command) -> Refusal | None:
+    """Special Cards: "sell one or more bundles of goods any time", then ``DoneSelling``."""
     match command:
         case SellBundle(goods=goods):
-            refusal = sale_refusal(state.screens[seat], goods)
-            if refusal is not None:
-                raise refusal
-            return [GoodsSold(seat=seat, goods=list(goods), value=bundle_value(goods), via="card")], False
+            return sale_refusal(state.screens[seat], goods)
         case DoneSelling():
-            return [SellingDone(seat=seat)], True
-    raise RuleViolation("finish_selling", "sell bundles or finish selling (DoneSelling) first", rule=R_CARDS)
+            return None
+    return Refusal("finish_selling", "sell bundles or finish selling (DoneSelling) first", R_CARDS)
 
 
-def sale_moves(state: State, seat: int, moves: list[Command]) -> None:
-    moves.extend(map(SellBundle, possible_bundles(state.screens[seat])))
-    moves.append(DoneSelling())
+def _sale_play(state: State, seat: int, command: Command) -> tuple[list[Event], bool]:
+    """A bundle sold, or the sale ended, which lets the game go on (a pending ruler's order may
+    have nothing left to act on)."""
+    if isinstance(command, SellBundle):
+        goods = command.goods
+        return [GoodsSold(seat=seat, goods=list(goods), value=bundle_value(goods), via="card")], False
+    return [SellingDone(seat=seat)], True
 
 
-def no_sale_open() -> RuleViolation:
-    return RuleViolation("no_sale_open", "you are not selling with the sell card", rule=R_CARDS)
+def _sale_moves(state: State, seat: int) -> list[Command]:
+    return [*map(SellBundle, possible_bundles(state.screens[seat])), DoneSelling()]
+
+
+SALE = Decision(R_CARDS, (SellBundle, DoneSelling), _sale_moves, _sale_check, _sale_play, legal=_sale_moves)
+"""The sale opened by the sell card (Special Cards)."""
+
+
+def no_sale_open() -> Refusal:
+    return Refusal("no_sale_open", "you are not selling with the sell card", R_CARDS)

@@ -12,7 +12,8 @@ change what the order does to it, and for its choice of the liquidity card that 
 
 from __future__ import annotations
 
-from domain.kernel import Command, Event, RuleViolation
+from domain.kernel import Command, Event
+from domain.kernel.decision import Decision, Refusal
 
 from . import components as C
 from .bundles import MOST_FROM_ANY, bundle_value, possible_bundles, sale_refusal
@@ -233,71 +234,95 @@ def order_step(state: State, seat: int) -> list[Event]:
 
 
 # --- orders with a decision -----------------------------------------------------------------------
-def decide_order(state: State, seat: int, command: Command) -> tuple[list[Event], bool]:
-    """The seat's way of executing (or declining) the current order; the order then goes on."""
+def _order_check(state: State, seat: int, command: Command) -> Refusal | None:
+    """The seat's way of executing (or declining) the current order: the order's own rule, or the
+    window to answer it with a card (Special Cards), or a debt to pay with one."""
     kind, types = current_order(state)
     waiting = waiting_for(state, seat)
     if isinstance(command, DeclineOrder) and kind not in C.OPTIONAL_ORDERS:
-        raise RuleViolation("order_mandatory", "this ruler's order must be executed", rule=R_RULER)
+        return Refusal("order_mandatory", "this ruler's order must be executed", R_RULER)
     if waiting == RESPOND:
         if isinstance(command, Pass):
-            return [ResponsePassed(seat=seat)], True
-        raise RuleViolation(
+            return None
+        return Refusal(
             "not_now",
             f"play a card before the order is applied ({C.order_text(kind, types)}), or pass",
-            rule=R_CARDS,
+            R_CARDS,
         )
     if waiting == DEBT:
-        raise RuleViolation(
+        return Refusal(
             "not_now",
             "the tax exceeds your money: redeem one of your liquidity cards (PlayLiquidity)",
-            rule=R_RULER,
+            R_RULER,
         )
     match command:
         case DeclineOrder():
-            return [OrderDeclined(seat=seat)], True
+            return None
         case ReturnGood(good=good) if kind == C.RETURN_GOOD:
             if good not in state.screens[seat]:
-                raise RuleViolation("good_not_held", "you do not hold that good", rule=R_RULER)
-            return [GoodReturned(seat=seat, good=good)], True
+                return Refusal("good_not_held", "you do not hold that good", R_RULER)
+            return None
         case SellBundle(goods=goods) if kind == C.SELL_BUNDLE:
-            refusal = sale_refusal(state.screens[seat], goods)
-            if refusal is not None:
-                raise refusal
-            return [GoodsSold(seat=seat, goods=list(goods), value=bundle_value(goods), via="order")], True
+            return sale_refusal(state.screens[seat], goods)
         case BuyBackLiquidity(value=value) if kind == C.BUY_BACK_LIQUIDITY:
             if value not in state.liquidity_used[seat]:
-                raise RuleViolation(
-                    "card_not_available", "you have no used liquidity card of that value", rule=R_RULER
-                )
+                return Refusal("card_not_available", "you have no used liquidity card of that value", R_RULER)
             if not can_pay(state, seat, value):
-                raise RuleViolation("insufficient_money", "you cannot pay for that card", rule=R_RULER)
-            return [LiquidityBoughtBack(seat=seat, value=value)], True
+                return Refusal("insufficient_money", "you cannot pay for that card", R_RULER)
+            return None
         case ExchangeGood(good=good, slot=slot) if kind == C.EXCHANGE_GOOD:
             if good not in state.screens[seat]:
-                raise RuleViolation("good_not_held", "you do not hold that good", rule=R_RULER)
+                return Refusal("good_not_held", "you do not hold that good", R_RULER)
             if slot not in river_slots(state):
-                raise RuleViolation(
-                    "no_good_there", "there is no good in front of that trading house", rule=R_RULER
-                )
+                return Refusal("no_good_there", "there is no good in front of that trading house", R_RULER)
+            return None
+        case ChooseRuler(spot=spot) if kind == C.REPEAT_ORDER:
+            if spot not in other_rulers(state):
+                return Refusal("no_such_ruler", "choose another face-up ruler", R_RULER)
+            return None
+    return Refusal("not_now", f"the ruler's order is: {C.order_text(kind, types)}", R_RULER)
+
+
+def _order_play(state: State, seat: int, command: Command) -> tuple[list[Event], bool]:
+    """The accepted answer's events; the order then goes on."""
+    match command:
+        case Pass():
+            return [ResponsePassed(seat=seat)], True
+        case DeclineOrder():
+            return [OrderDeclined(seat=seat)], True
+        case ReturnGood(good=good):
+            return [GoodReturned(seat=seat, good=good)], True
+        case SellBundle(goods=goods):
+            return [GoodsSold(seat=seat, goods=list(goods), value=bundle_value(goods), via="order")], True
+        case BuyBackLiquidity(value=value):
+            return [LiquidityBoughtBack(seat=seat, value=value)], True
+        case ExchangeGood(good=good, slot=slot):
             taken = state.river[slot]
             assert taken is not None
             return [GoodExchanged(seat=seat, good=good, slot=slot, taken=taken)], True
-        case ChooseRuler(spot=spot) if kind == C.REPEAT_ORDER:
-            if spot not in other_rulers(state):
-                raise RuleViolation("no_such_ruler", "choose another face-up ruler", rule=R_RULER)
-            return [RulerChosen(seat=seat, spot=spot)], True
-    raise RuleViolation("not_now", f"the ruler's order is: {C.order_text(kind, types)}", rule=R_RULER)
+    assert isinstance(command, ChooseRuler)
+    return [RulerChosen(seat=seat, spot=command.spot)], True
 
 
-def ruler_moves(state: State, seat: int, moves: list[Command]) -> None:
+def _ruler_moves(state: State, seat: int) -> list[Command]:
     waiting = waiting_for(state, seat)
     if waiting == RESPOND:
-        moves.append(Pass())  # the cards themselves are listed as any-time cards
-        return
+        return [Pass()]  # the cards themselves are listed as any-time cards
     if waiting == DEBT:
-        return  # the liquidity cards are listed as any-time cards
+        return []  # the liquidity cards are listed as any-time cards
     kind, _types = current_order(state)
-    moves.extend(order_moves(state, seat, kind))
+    moves = order_moves(state, seat, kind)
     if kind in C.OPTIONAL_ORDERS:
         moves.append(DeclineOrder())
+    return moves
+
+
+RULER_ORDER = Decision(
+    R_RULER,
+    (Pass, DeclineOrder, ReturnGood, SellBundle, BuyBackLiquidity, ExchangeGood, ChooseRuler),
+    _ruler_moves,
+    _order_check,
+    _order_play,
+    legal=_ruler_moves,
+)
+"""The decision a ruler's order asks of the seat it applies to (Rulers)."""

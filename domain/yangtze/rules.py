@@ -12,22 +12,22 @@ the pair with :func:`_pending`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any
 
 from msgspec import Meta
 
 from domain.kernel import Command, Event, GameOver, InvalidOptions, NotYourTurn, Options, Rng, Seat
+from domain.kernel.decision import Decision
 
 from . import components as C
-from .auction import auction_moves, decide_auction
-from .cards import ANY_TIME, any_time_moves, decide_any_time, decide_sale, no_sale_open, sale_moves
+from .auction import AUCTION
+from .cards import ANY_TIME, SALE, any_time_moves, decide_any_time, no_sale_open
 from .commands import DoneSelling, PlayLiquidity
 from .events import GameSetUp, StartingGoodsDrawn
 from .flow import settle
-from .rulers import decide_order, owes, ruler_moves, waits_on_cards
+from .rulers import RULER_ORDER, owes, waits_on_cards
 from .state import State
-from .turn import decide_turn, to_act, turn_moves
+from .turn import TURN, to_act
 from .versions import RULES_VERSION, VERSIONS
 
 
@@ -62,27 +62,24 @@ def setup(options: YangtzeOptions, rng: Rng, rules_version: str = RULES_VERSION)
 
 
 # --- the decision the game waits for ---------------------------------------------------------------
-Decide = Callable[[State, int, Command], tuple[list[Event], bool]]
-"""Events for a command, and whether the game then goes on by itself (:func:`.flow.settle`)."""
-Moves = Callable[[State, int, list[Command]], None]
-
-_BY_PHASE: dict[str, tuple[Decide, Moves]] = {
-    "turn": (decide_turn, turn_moves),  # Game Play: sell, then purchase
-    "auction": (decide_auction, auction_moves),  # Branches
-    "ruler": (decide_order, ruler_moves),  # Rulers
+# Each is the kernel's Decision, asked of (state, seat); its play returns the events and whether
+# the game then goes on by itself (:func:`.flow.settle`).
+_BY_PHASE: dict[str, Decision] = {
+    "turn": TURN,  # Game Play: sell, then purchase
+    "auction": AUCTION,  # Branches
+    "ruler": RULER_ORDER,  # Rulers
 }
-_SALE: tuple[Decide, Moves] = (decide_sale, sale_moves)  # Special Cards: the sell card's sale
 
 
 def _seated(state: State, seat: Any) -> bool:
     return isinstance(seat, int) and 0 <= seat < state.players
 
 
-def _pending(state: State, seat: Any) -> tuple[Decide, Moves] | None:
+def _pending(state: State, seat: Any) -> Decision | None:
     """The decision the game waits for from *seat* now, or None (also for anything not a seat)."""
     if seat not in to_act(state):
         return None
-    return _SALE if state.window is not None else _BY_PHASE[state.phase]
+    return SALE if state.window is not None else _BY_PHASE[state.phase]
 
 
 def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
@@ -100,8 +97,11 @@ def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
     if pending is None:
         raise NotYourTurn()
     if isinstance(command, DoneSelling) and state.window is None:
-        raise no_sale_open()
-    events, goes_on = pending[0](state, seat, command)
+        raise no_sale_open().error()
+    refusal = pending.check(state, seat, command)
+    if refusal is not None:
+        raise refusal.error()
+    events, goes_on = pending.play(state, seat, command)
     return settle(state, events, rng) if goes_on else events
 
 
@@ -109,9 +109,7 @@ def legal_moves(state: State, seat: Seat) -> list[Command]:
     """The decision asked of *seat* now, plus its any-time cards (Special Cards: liquidity, sell)."""
     if state.phase == "over" or not _seated(state, seat):
         return []
-    moves: list[Command] = []
     pending = _pending(state, seat)
-    if pending is not None:
-        pending[1](state, seat, moves)
+    moves: list[Command] = [] if pending is None else pending.legal_answers(state, seat)
     any_time_moves(state, seat, moves)
     return moves
