@@ -388,9 +388,8 @@ async def _apps_run(args: argparse.Namespace, url: str) -> Any:
             games_per_day=settings.app_games_per_day,
             concurrent_games=settings.app_concurrent_games,
         ),
+        announce=cache.announce_revoked if cache is not None else None,
     )
-    if cache is not None:
-        apps.announce = cache.announce_revoked
     await store.open(wait=DATABASE_CONNECT_SECONDS)
     try:
         match args.apps_command:

@@ -11,12 +11,11 @@ raise :mod:`.errors` (never HTTP statuses) and return typed :mod:`.documents`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.kernel import Game
 
 from ..infra.accounts import Accounts
 from ..infra.cache import SnapshotCache
+from ..infra.jobs import JobQueue
 from ..infra.notices import NoticeBoard
 from ..infra.players_store import PlayerStore
 from ..infra.push_store import PushStore
@@ -30,6 +29,7 @@ from .audit import Audit
 from .bots import BotPlayers
 from .clock import Clock, utcnow
 from .documents import Health
+from .hooks import GameHooks
 from .identity import Identity
 from .moves import SNAPSHOT_EVERY, Moves
 from .players import ASSERTION_AUDIENCE, Players
@@ -44,7 +44,14 @@ from .webhooks import Webhooks, WebhookSettings
 
 
 class Application:
-    """The use cases, wired to one event store and one snapshot cache."""
+    """The use cases, wired to one event store and one snapshot cache.
+
+    Each is handed what it uses when it is built, in dependency order; what follows from a move or
+    a change to a table reaches its listeners through one :class:`~.hooks.GameHooks`
+    (:mod:`.hooks`), which each listener subscribes to in its own constructor.  The notice board
+    and the standby, when there are any, are made before the application and handed in.
+    Nothing sets another object's collaborators afterwards, except the job queue, which is made
+    from the application's handlers (:attr:`attach_queue`)."""
 
     def __init__(
         self,
@@ -58,62 +65,75 @@ class Application:
         assertion_audience: str = ASSERTION_AUDIENCE,
         webhooks: WebhookSettings | None = None,
         push: PushSettings | None = None,
+        board: NoticeBoard | None = None,
+        standby: Standby | None = None,
     ):
-        self.titles = Titles(games)
+        self.titles = titles = Titles(games)
         self.store = store
         self.cache = cache
-        self.states = States(self.titles, store, cache)
-        self.seats = Seats(self.titles, store, cache, clock)
-        self.reads = Reads(self.titles, self.states, self.seats, store)
-        self.moves = Moves(self.states, store, cache, clock, snapshot_every)
-        self.audit = Audit(self.titles, self.states, store, clock)
-        self.bots = BotPlayers(self.states, self.seats, self.moves)
-        self.moves.after_move = self.bots.after_move
-        self.seats.on_table_change = self.bots.table_changed
-        self.accounts = Accounts(store)
-        self.apps = Apps(self.accounts, clock, app_defaults)
-        self.apps.announce = cache.announce_revoked
-        self.seats.count_new_game = self.apps.count_new_game
-        self.identity = Identity(self.seats, self.accounts, self.apps)
-        self.players = Players(PlayerStore(store), self.accounts, self.apps, clock, assertion_audience)
-        self.players.announce = cache.announce_revoked
-        self.identity.accept_players(self.players)
-        self.webhooks = Webhooks(self.states, WebhookStore(store), clock, webhooks)
-        self.webhooks.announce = cache.announce_revoked
-        # Every change to a game — a move, a claim, a seat handed over or back, a game created or
-        # rematched — asks for its webhook pump (nothing for a game no app owns).
-        self.moves.on_change = self.seats.on_change = self.webhooks.changed
-        # ... and for its Web Push job ("your turn", "game finished"; nothing while push is off).
-        self.push = Push(PushStore(store), clock, push)
-        self.push.seat_of = self.seats.authenticate
-        self.moves.on_change = self.seats.on_change = Listeners(self.webhooks.changed, self.push.changed)
+        self.board = board
+        self.hooks = hooks = GameHooks()
+        self.states = states = States(titles, store, cache, board)
+        self.accounts = accounts = Accounts(store)
+        self.apps = apps = Apps(accounts, clock, app_defaults, board=board, announce=cache.announce_revoked)
+        self.players = players = Players(
+            PlayerStore(store),
+            accounts,
+            apps,
+            clock,
+            assertion_audience,
+            board=board,
+            announce=cache.announce_revoked,
+        )
+        self.seats = seats = Seats(
+            titles, store, cache, clock, hooks=hooks, board=board, count_new_game=apps.count_new_game
+        )
+        self.identity = Identity(seats, accounts, apps, players)
+        self.moves = moves = Moves(states, store, cache, clock, snapshot_every, hooks=hooks)
+        self.audit = Audit(titles, states, store, clock, standby=standby)
         # A finished game asks for its rating; the finished webhook and the game's document wait
         # for it (a game asked to be rated shows its change, or why it ended unrated).
-        self.ratings = Ratings(self.titles, self.states, RatingsStore(store), PlayerStore(store), clock)
-        self.moves.on_finish = self.ratings.finished
-        self.ratings.on_settled = self.webhooks.changed
-        self.webhooks.ratings_of = self.reads.ratings_of = self.ratings.of_game
+        self.ratings = ratings = Ratings(
+            titles, states, RatingsStore(store), PlayerStore(store), clock, hooks=hooks
+        )
+        self.reads = reads = Reads(titles, states, seats, store, standby=standby, ratings_of=ratings.of_game)
         # Seeks: the matcher forms games from them (seated and started); their long polls wake on
         # the notice board, and a formed game's webhook pump tells its app which seeks made it.
-        self.seeks = Seeks(self.titles, SeekStore(store), self.seats, self.apps, clock)
-        self.seeks.announce = cache.announce
-        self.seeks.stopping = lambda: self.reads.stopping
-        self.webhooks.seeks_of = self.seeks.matched_seeks
+        self.seeks = seeks = Seeks(
+            titles,
+            SeekStore(store),
+            seats,
+            apps,
+            clock,
+            board=board,
+            announce=cache.announce,
+            stopping=lambda: reads.stopping,
+        )
+        # Listeners of every change to a game, in this order: the app's webhook pump, then its seats'
+        # Web Push job ("your turn", "game finished"; nothing while push is off).
+        self.webhooks = Webhooks(
+            states,
+            WebhookStore(store),
+            clock,
+            webhooks,
+            hooks=hooks,
+            announce=cache.announce_revoked,
+            ratings_of=ratings.of_game,
+            seeks_of=seeks.matched_seeks,
+        )
+        self.push = Push(PushStore(store), clock, push, hooks=hooks, seat_of=seats.authenticate)
+        # A move or a table change that puts a bot seat to act queues its turn.
+        self.bots = BotPlayers(states, seats, moves, hooks=hooks)
+        if board is not None:
+            board.on_table = seats.forget_table
+            board.on_revoked = self._heard_revoked
 
-    def attach_standby(self, standby: Standby) -> None:
-        """Let spectators' reads use *standby* while it keeps up (see :mod:`service.infra.standby`)."""
-        self.reads.standby = standby
-        self.audit.standby = standby
-
-    def attach_board(self, board: NoticeBoard) -> None:
-        """Let reads trust remembered states while *board* is live (see :mod:`.states`)."""
-        self.states.attach_board(board)
-        self.seats.board = board
-        board.on_table = self.seats.forget_table
-        self.apps.board = board
-        self.seeks.board = board
-        self.players.board = board
-        board.on_revoked = self._heard_revoked
+    def attach_queue(self, queue: JobQueue) -> None:
+        """The job queue, made from this application's handlers (bot turns, webhook pumps and
+        deliveries, ratings, the matcher, pushes): the use cases that queue jobs get it here."""
+        self.bots.queue = self.webhooks.queue = self.ratings.queue = queue
+        self.seeks.queue = queue
+        self.push.queue = queue
 
     def _heard_revoked(self, name: str) -> None:
         """A key, credential or app changed (``<name> revoked`` on the board): forget it."""
@@ -132,17 +152,3 @@ class Application:
             postgres=postgres,
             redis=await self.cache.status(),
         )
-
-
-class Listeners:
-    """Several listeners of one hook (``on_change``): each is called in turn."""
-
-    def __init__(self, *listeners: Callable[[str], None]) -> None:
-        self.listeners = listeners
-
-    def __call__(self, game_id: str) -> None:
-        for listener in self.listeners:
-            listener(game_id)
-
-
-__all__ = ["Application"]

@@ -222,13 +222,16 @@ class Apps:
         accounts: Accounts,
         clock: Clock = utcnow,
         defaults: AppDefaults | None = None,
+        *,
+        board: NoticeBoard | None = None,
+        announce: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
         self.accounts = accounts
         self.clock = clock
         self.defaults = defaults or AppDefaults()
-        self.board: NoticeBoard | None = None
-        """The notice board once attached: while it is live, verified keys are remembered."""
-        self.announce: Callable[[str], Awaitable[None]] | None = None
+        self.board = board
+        """The notice board: while it is live, verified keys are remembered."""
+        self.announce = announce
         """Posts ``<name> revoked`` to every worker (the snapshot cache's ``announce_revoked``)."""
         self._known: dict[str, _Known] = {}
         self._apps: dict[str, tuple[AppRow, int, float]] = {}

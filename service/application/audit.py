@@ -28,12 +28,20 @@ MAX_RECORD_BYTES = 64 * 1024 * 1024
 
 
 class Audit:
-    def __init__(self, titles: Titles, states: States, store: EventStore, clock: Clock = utcnow) -> None:
+    def __init__(
+        self,
+        titles: Titles,
+        states: States,
+        store: EventStore,
+        clock: Clock = utcnow,
+        *,
+        standby: Standby | None = None,
+    ) -> None:
         self.titles = titles
         self.states = states
         self.store = store
         self.clock = clock
-        self.standby: Standby | None = None
+        self.standby = standby
         """Where a spectator's record may be read (:mod:`service.infra.standby`)."""
 
     def _header(self, row: GameRow, viewer: Seat | None, *, complete: bool) -> RecordHeader:

@@ -40,6 +40,7 @@ from ..infra.jobs import JobQueue
 from .clock import record_time
 from .documents import SeatInfo
 from .errors import ApplicationError, GameEnded, VersionMismatch
+from .hooks import GameHooks
 from .moves import Moves, unix_ms
 from .reads import document, legal_moves
 from .seats import Seats
@@ -54,10 +55,15 @@ _driving: contextvars.ContextVar[str | None] = contextvars.ContextVar("yamen_bot
 
 
 class BotPlayers:
-    def __init__(self, states: States, seats: Seats, moves: Moves) -> None:
+    def __init__(self, states: States, seats: Seats, moves: Moves, *, hooks: GameHooks | None = None) -> None:
         self.states = states
         self.seats = seats
         self.moves = moves
+        if hooks is not None:
+            hooks.on_moved(self.after_move)  # a move that puts a bot to act, or starts a clock
+            hooks.on_table_changed(
+                self.table_changed
+            )  # bot seats created, the last claim, a seat handed over
         self.queue: JobQueue | None = None
         """The job queue once the app has opened it; without one (tests of the application alone)
         nobody plays the bot seats until :meth:`play` is called."""

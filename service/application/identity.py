@@ -11,7 +11,7 @@ Every credential arrives as ``Authorization: Bearer <credential>`` and is told a
 
 :class:`Identity` classifies and verifies; the app keys are :mod:`.apps`' to check and the player
 credentials and assertions :mod:`.players`' (any object with the :class:`PlayerCredentials`
-methods, plugged in with :meth:`Identity.accept_players`).
+methods, handed to :class:`Identity` when it is built).
 
 **Visibility.** A game belongs to the app whose key (or player) created it (``games.app_id``;
 none for anonymous games) and is ``public`` (anyone lists and watches it), ``app`` (the owning
@@ -131,17 +131,15 @@ class PlayerCredentials(Protocol):
 class Identity:
     """Classifies a request's credential and decides what it may see (see the module docstring)."""
 
-    def __init__(self, seats: Seats, accounts: Accounts, apps: AppKeys) -> None:
+    def __init__(
+        self, seats: Seats, accounts: Accounts, apps: AppKeys, players: PlayerCredentials | None = None
+    ) -> None:
         self.seats = seats
         self.accounts = accounts
         self.apps = apps
-        self.players: PlayerCredentials | None = None
-        """Player credentials and assertions are refused until a checker is plugged in."""
-        self._owners: OrderedDict[str, Owner] = OrderedDict()
-
-    def accept_players(self, players: PlayerCredentials) -> None:
-        """Let *players* check player credentials and assertions."""
         self.players = players
+        """Checks player credentials and assertions (None: they are refused)."""
+        self._owners: OrderedDict[str, Owner] = OrderedDict()
 
     def forget(self, name: str) -> None:
         """A ``<name> revoked`` notice (:mod:`service.infra.notices`): a key, credential, signing key

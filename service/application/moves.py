@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -46,6 +45,7 @@ from .errors import (
     VersionMismatch,
     WrongGameKind,
 )
+from .hooks import GameHooks
 from .states import Loaded, States
 
 log = structlog.get_logger("yamen.moves")
@@ -75,6 +75,8 @@ class Moves:
         cache: SnapshotCache,
         clock: Clock = utcnow,
         snapshot_every: int = SNAPSHOT_EVERY,
+        *,
+        hooks: GameHooks | None = None,
     ) -> None:
         self.states = states
         self.store = store
@@ -83,13 +85,9 @@ class Moves:
         self.snapshot_every = max(1, snapshot_every)
         self._in_flight: dict[tuple[str, str], asyncio.Future[None]] = {}
         """Keyed moves this worker is judging, by (game, Idempotency-Key)."""
-        self.after_move: Callable[[str, list[Seat], Any], Awaitable[None]] | None = None
-        """Called after a move is committed and announced, with who is to act now and the state
-        (``BotPlayers.after_move``: a bot seat's turn is queued, clock deadlines scheduled)."""
-        self.on_finish: Callable[[str], None] | None = None
-        """Called with the game after the move that finished it (``Ratings.finished``)."""
-        self.on_change: Callable[[str], None] | None = None
-        """Called with the game after every committed move (``Webhooks.changed``)."""
+        self.hooks = hooks if hooks is not None else GameHooks()
+        """Told of every committed move (changed), the one that finished a game (finished), and who
+        is to act after it (moved: the bots, the clocks)."""
 
     async def submit(
         self,
@@ -243,12 +241,12 @@ class Moves:
             every = self.snapshot_every
             due = finished or version // every != loaded.version // every
             await self.cache.set_and_announce(game_id, blob if due else None, version)
-            if self.on_change is not None:
-                self.on_change(game_id)
-            if finished and self.on_finish is not None:
-                self.on_finish(game_id)
-            if self.after_move is not None and to_act:
-                await self.after_move(game_id, to_act, state)
+            hooks = self.hooks
+            hooks.changed(game_id)
+            if finished:
+                hooks.finished(game_id)
+            if to_act:
+                await hooks.moved(game_id, to_act, state)
             structlog.contextvars.bind_contextvars(version=version)
             metrics.MOVES.labels(game.kind).inc()
             metrics.MOVE_SECONDS.labels(game.kind).observe(time.perf_counter() - started)

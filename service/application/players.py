@@ -218,16 +218,18 @@ class Players:
         apps: Apps,
         clock: Clock = utcnow,
         audience: str = ASSERTION_AUDIENCE,
+        *,
+        board: NoticeBoard | None = None,
+        announce: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
         self.store = store
         self.accounts = accounts
         self.apps = apps
         self.clock = clock
         self.audience = audience
-        self.board: NoticeBoard | None = None
-        """The notice board once attached: while it is live, verified credentials and keys are
-        remembered."""
-        self.announce: Callable[[str], Awaitable[None]] | None = None
+        self.board = board
+        """The notice board: while it is live, verified credentials and keys are remembered."""
+        self.announce = announce
         """Posts ``<name> revoked`` to every worker (the snapshot cache's ``announce_revoked``)."""
         self._credentials: dict[str, _KnownCredential] = {}
         self._keys: dict[tuple[str, str], _KnownKey] = {}

@@ -56,6 +56,7 @@ from ..infra.webhook_delivery import UrlRefused, resolve
 from ..record.chain import timestamp
 from .clock import Clock, utcnow
 from .errors import InvalidPushSubscription, InvalidToken, PushOff, PushSubscriptionNotFound
+from .hooks import GameHooks
 
 if TYPE_CHECKING:
     from ..infra.jobs import JobQueue
@@ -197,7 +198,15 @@ class Owner:
 class Push:
     """Subscriptions, the pump and sending (see the module docstring)."""
 
-    def __init__(self, store: PushStore, clock: Clock = utcnow, settings: PushSettings | None = None) -> None:
+    def __init__(
+        self,
+        store: PushStore,
+        clock: Clock = utcnow,
+        settings: PushSettings | None = None,
+        *,
+        hooks: GameHooks | None = None,
+        seat_of: Callable[[str, str], Awaitable[int]] | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.settings = settings or PushSettings()
@@ -210,8 +219,10 @@ class Push:
             self.public_key = public_key_of(self.vapid)
         self.queue: JobQueue | None = None
         """The job queue once the app has opened it; without one nothing is pumped or sent."""
-        self.seat_of: Callable[[str, str], Awaitable[int]] | None = None
+        self.seat_of = seat_of
         """The seat a token holds in a game, or :class:`InvalidToken` — ``Seats.authenticate``."""
+        if hooks is not None:
+            hooks.on_changed(self.changed)  # "your turn", "game finished" (nothing while push is off)
         self._asking: set[asyncio.Task[None]] = set()
         self._session: aiohttp.ClientSession | None = None
         self._sending = asyncio.Semaphore(max(1, self.settings.concurrency))

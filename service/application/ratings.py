@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -43,6 +42,7 @@ from .errors import (
     PlayerNotFound,
     UnknownBotLevel,
 )
+from .hooks import GameHooks
 from .rating_model import NEW_PLAYER, PROVISIONAL_GAMES, Belief, SeatStanding, anchor, display, update
 from .states import States
 from .titles import Titles
@@ -278,6 +278,8 @@ class Ratings:
         store: RatingsStore,
         players: PlayerStore,
         clock: Clock = utcnow,
+        *,
+        hooks: GameHooks | None = None,
     ) -> None:
         self.titles = titles
         self.states = states
@@ -286,9 +288,10 @@ class Ratings:
         self.clock = clock
         self.queue: JobQueue | None = None
         """The job queue once the app has opened it; without one, nothing is applied but by hand."""
-        self.on_settled: Callable[[str], None] | None = None
-        """Called with a game once its rating is settled (``Webhooks.changed``: its ``game.finished``
-        waits for the change)."""
+        self.hooks = hooks if hooks is not None else GameHooks()
+        """Told of each game whose rating is settled (rated: its ``game.finished`` webhook waits for
+        the change); asked for one by each finished game (finished)."""
+        self.hooks.on_finished(self.finished)
         self._settled: OrderedDict[str, GameRatings | None] = OrderedDict()
         self._asking: set[asyncio.Task[None]] = set()
 
@@ -342,8 +345,7 @@ class Ratings:
 
     def _settle(self, game_id: str, ratings: GameRatings) -> GameRatings:
         self._remember(game_id, ratings)
-        if self.on_settled is not None:
-            self.on_settled(game_id)
+        self.hooks.rated(game_id)
         return ratings
 
     async def _ranks(self, game_id: str, version: int | None = None) -> dict[int, int]:

@@ -132,14 +132,23 @@ def legal_moves(loaded: Loaded, seat: Seat | None) -> LegalMoves[Any]:
 
 
 class Reads:
-    def __init__(self, titles: Titles, states: States, seats: Seats, store: EventStore) -> None:
+    def __init__(
+        self,
+        titles: Titles,
+        states: States,
+        seats: Seats,
+        store: EventStore,
+        *,
+        standby: Standby | None = None,
+        ratings_of: Callable[[str], Awaitable[tuple[bool, GameRatings | None]]] | None = None,
+    ) -> None:
         self.titles = titles
         self.states = states
         self.seats = seats
         self.store = store
-        self.standby: Standby | None = None
+        self.standby = standby
         """Where a spectator's reads may go (:mod:`service.infra.standby`)."""
-        self.ratings_of: Callable[[str], Awaitable[tuple[bool, GameRatings | None]]] | None = None
+        self.ratings_of = ratings_of
         """A finished game's ratings: (still being applied, the change) — ``Ratings.of_game``."""
         self.stopping = False
         """The server has been told to stop: live feeds end and long polls answer at once

@@ -52,6 +52,7 @@ from .errors import (
     TicketExpired,
     UnknownBotLevel,
 )
+from .hooks import GameHooks
 from .titles import Titles
 
 NOBODY = "nobody"
@@ -125,6 +126,10 @@ class Seats:
         store: EventStore,
         cache: SnapshotCache,
         clock: Clock = utcnow,
+        *,
+        hooks: GameHooks | None = None,
+        board: NoticeBoard | None = None,
+        count_new_game: Callable[[str], Awaitable[Callable[[], Awaitable[None]]]] | None = None,
     ) -> None:
         self.titles = titles
         self.store = store
@@ -141,17 +146,14 @@ class Seats:
         self._table_notices = 0
         """``<game> seats`` notices heard (and re-issues made) so far: a hash read while one arrived
         may be the old one, and is not remembered."""
-        self.on_table_change: Callable[[str], Awaitable[None]] | None = None
-        """Called with the game after a change that may put a bot seat to act (a game created with
-        bot seats, the last claim, a seat handed to a bot): ``BotPlayers.request``."""
-        self.on_change: Callable[[str], None] | None = None
-        """Called with the game after every change to its table: created, rematched (the rematch and
-        the finished game), a seat claimed, handed to a bot or taken back (``Webhooks.changed``)."""
+        self.hooks = hooks if hooks is not None else GameHooks()
+        """Told of every change to a table (changed) and of one that may put a bot seat to act
+        (table_changed: a game created with bot seats, the last claim, a seat handed to a bot)."""
         self._full_tables: dict[str, tuple[float, int, list[SeatInfo]]] = {}
         """game -> (trusted until without a board, the board's epoch then, the table)."""
-        self.board: NoticeBoard | None = None
-        """The notice board once attached."""
-        self.count_new_game: Callable[[str], Awaitable[Callable[[], Awaitable[None]]]] | None = None
+        self.board = board
+        """The notice board (None: no Redis, or notices off)."""
+        self.count_new_game = count_new_game
         """Called with the owning app before one of its games is created (a create or a rematch):
         refuses past the app's limits, and returns the undo for a game not created after all
         (``Apps.count_new_game``)."""
@@ -525,12 +527,10 @@ class Seats:
             )
 
     async def _table_changed(self, game_id: str) -> None:
-        if self.on_table_change is not None:
-            await self.on_table_change(game_id)
+        await self.hooks.table_changed(game_id)
 
     def _changed(self, game_id: str) -> None:
-        if self.on_change is not None:
-            self.on_change(game_id)
+        self.hooks.changed(game_id)
 
     async def take_back(self, game_id: str, caller: Seat, seat: Seat) -> None:
         """The holder of *seat* plays it again."""

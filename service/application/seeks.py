@@ -196,7 +196,16 @@ class Seeks:
     """Seeks and the matcher (see the module docstring)."""
 
     def __init__(
-        self, titles: Titles, store: SeekStore, seats: Seats, apps: Apps, clock: Clock = utcnow
+        self,
+        titles: Titles,
+        store: SeekStore,
+        seats: Seats,
+        apps: Apps,
+        clock: Clock = utcnow,
+        *,
+        board: NoticeBoard | None = None,
+        announce: Callable[[str, int], Awaitable[None]] | None = None,
+        stopping: Callable[[], bool] = lambda: False,
     ) -> None:
         self.titles = titles
         self.store = store
@@ -205,11 +214,11 @@ class Seeks:
         self.clock = clock
         self.queue: JobQueue | None = None
         """The job queue once the app has opened it; without one the matcher runs only when called."""
-        self.board: NoticeBoard | None = None
-        """The notice board once attached: long polls wait for its notices."""
-        self.announce: Callable[[str, int], Awaitable[None]] | None = None
+        self.board = board
+        """The notice board: long polls wait for its notices."""
+        self.announce = announce
         """Posts ``<seek_id> 1`` to every worker (the snapshot cache's ``announce``)."""
-        self.stopping: Callable[[], bool] = lambda: False
+        self.stopping = stopping
         """True once the server is stopping: long polls answer at once (``Reads.stopping``)."""
 
     # --- a player's seeks ---------------------------------------------------------------------------

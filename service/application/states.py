@@ -108,18 +108,18 @@ async def from_standby(
 class States:
     """Loads games' states and remembers the last one per game (see the module docstring)."""
 
-    def __init__(self, titles: Titles, store: EventStore, cache: SnapshotCache) -> None:
+    def __init__(
+        self, titles: Titles, store: EventStore, cache: SnapshotCache, board: NoticeBoard | None = None
+    ) -> None:
         self.titles = titles
         self.store = store
         self.cache = cache
-        self.board: NoticeBoard | None = None
+        self.board = board
+        """Reads trust remembered states while it is live (None: no Redis, or notices off)."""
         self._recent: OrderedDict[str, Remembered] = OrderedDict()
         self._jitter = random.Random()
-
-    def attach_board(self, board: NoticeBoard) -> None:
-        """Let reads trust remembered states while *board* is live."""
-        self.board = board
-        board.on_notice = self._noticed
+        if board is not None:
+            board.on_notice = self._noticed
 
     def _noticed(self, game_id: str, version: int) -> None:
         entry = self._recent.get(game_id)

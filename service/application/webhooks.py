@@ -71,6 +71,7 @@ from ..settings import DEFAULT_WEBHOOK_BACKOFF, parse_backoff
 from .clock import Clock, utcnow
 from .documents import GameRatings
 from .errors import DeliveryNotFound, InvalidCursor, WebhookLimitReached, WebhookNotFound, WebhookUrlRefused
+from .hooks import GameHooks
 from .seats import rematch_id
 from .states import States
 
@@ -333,6 +334,11 @@ class Webhooks:
         store: WebhookStore,
         clock: Clock = utcnow,
         settings: WebhookSettings | None = None,
+        *,
+        hooks: GameHooks | None = None,
+        announce: Callable[[str], Awaitable[None]] | None = None,
+        ratings_of: Callable[[str], Awaitable[tuple[bool, GameRatings | None]]] | None = None,
+        seeks_of: Callable[[str], Awaitable[list[tuple[str, str, int]]]] | None = None,
     ) -> None:
         self.states = states
         self.store = store
@@ -343,14 +349,20 @@ class Webhooks:
         """The job queue once the app has opened it; without one nothing is pumped or sent."""
         self._owners: OrderedDict[str, str | None] = OrderedDict()
         self._subscribed: dict[str, tuple[bool, float]] = {}
-        self.announce: Callable[[str], Awaitable[None]] | None = None
+        self.announce = announce
         """Posts a notice that every worker hears (:meth:`forget` is called with the app's id)."""
         """app -> (has endpoints, when that was read)."""
         self._asking: set[asyncio.Task[None]] = set()
-        self.ratings_of: Callable[[str], Awaitable[tuple[bool, GameRatings | None]]] | None = None
+        self.ratings_of = ratings_of
         """A finished game's ratings: (still being applied, the change) — ``Ratings.of_game``."""
-        self.seeks_of: Callable[[str], Awaitable[list[tuple[str, str, int]]]] | None = None
+        self.seeks_of = seeks_of
         """The seeks a game was formed from: (seek id, player id, seat) — ``Seeks.matched_seeks``."""
+        if hooks is not None:
+            # Every change to a game — a move, a claim, a seat handed over or back, a game created
+            # or rematched — asks for its pump (nothing for a game no app owns); so does a finished
+            # game's rating once settled (its game.finished waits for the change).
+            hooks.on_changed(self.changed)
+            hooks.on_rated(self.changed)
 
     async def close(self) -> None:
         for task in list(self._asking):

@@ -132,6 +132,19 @@ def create_app(
             await the_store.open()
             if settings.auto_migrate:
                 await the_store.migrate()
+        board = None
+        standby = None
+        if settings.standby_url:
+            standby = Standby(settings.standby_url, max_lag_ms=settings.standby_max_lag_ms)
+            await standby.open()
+        if settings.notices and isinstance(the_cache, RedisSnapshotCache):
+            board = NoticeBoard(
+                the_cache.url,
+                locate=the_cache.notice_master if the_cache.cluster else None,
+                password=settings.redis_password,
+                tls=the_cache.notice_tls(),
+            )
+            board.on_live = the_cache.reachable
         application = Application(
             games,
             the_store,
@@ -154,22 +167,10 @@ def create_app(
                 backoff=settings.push_backoff,
                 allow_private=settings.webhook_allow_private,
             ),
+            board=board,
+            standby=standby,
         )
-        board = None
-        standby = None
-        if settings.standby_url:
-            standby = Standby(settings.standby_url, max_lag_ms=settings.standby_max_lag_ms)
-            await standby.open()
-            application.attach_standby(standby)
-        if settings.notices and isinstance(the_cache, RedisSnapshotCache):
-            board = NoticeBoard(
-                the_cache.url,
-                locate=the_cache.notice_master if the_cache.cluster else None,
-                password=settings.redis_password,
-                tls=the_cache.notice_tls(),
-            )
-            board.on_live = the_cache.reachable
-            application.attach_board(board)
+        if board is not None:
             await board.start()
         # Every process queues bot turns; those with YAMEN_JOBS on (the default) also take them.
         queue = JobQueue(
@@ -193,9 +194,7 @@ def create_app(
         await queue.open()
         if settings.jobs:
             queue.start_worker()
-        application.bots.queue = application.webhooks.queue = application.ratings.queue = queue
-        application.seeks.queue = queue
-        application.push.queue = queue
+        application.attach_queue(queue)
         app.state.application = slot.application = application
         # The server waits for every open request before it stops: live feeds and long polls end
         # when it is told to, and sockets close with 1001 (service.http.realtime); the server hears
