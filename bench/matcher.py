@@ -75,17 +75,10 @@ async def run(seekers: int, apps: int, concurrency: int, settle: float) -> None:
         store = EventStore(url, max_size=concurrency + 8)
         await store.open()
         await store.migrate()
-        application = Application(production_games(), store, MemorySnapshotCache())
-        queue = JobQueue(
-            url,
-            play=application.bots.play,
-            games_with_bots=store.games_with_bots,
-            match=application.seeks.match,
-            seek_sweep=application.seeks.sweep,
-        )
+        queue = JobQueue(url)
         await queue.open()
-        queue.start_worker()
-        application.seeks.queue = application.bots.queue = queue
+        application = Application(production_games(), store, MemorySnapshotCache(), queue=queue)
+        queue.start_worker(application.job_handlers())
         try:
             callers = await _players(store, apps, seekers)
             rng = random.Random(30)

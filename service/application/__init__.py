@@ -15,7 +15,7 @@ from domain.kernel import Game
 
 from ..infra.accounts import Accounts
 from ..infra.cache import SnapshotCache
-from ..infra.jobs import JobQueue
+from ..infra.jobs import JobHandlers, JobQueue
 from ..infra.notices import NoticeBoard
 from ..infra.players_store import PlayerStore
 from ..infra.push_store import PushStore
@@ -49,9 +49,9 @@ class Application:
     Each is handed what it uses when it is built, in dependency order; what follows from a move or
     a change to a table reaches its listeners through one :class:`~.hooks.GameHooks`
     (:mod:`.hooks`), which each listener subscribes to in its own constructor.  The notice board
-    and the standby, when there are any, are made before the application and handed in.
-    Nothing sets another object's collaborators afterwards, except the job queue, which is made
-    from the application's handlers (:attr:`attach_queue`)."""
+    and the standby, when there are any, and the job queue are made before the application and
+    handed in; a process that takes jobs starts the queue's workers with :meth:`job_handlers`.
+    Nothing sets another object's collaborators afterwards."""
 
     def __init__(
         self,
@@ -67,11 +67,11 @@ class Application:
         push: PushSettings | None = None,
         board: NoticeBoard | None = None,
         standby: Standby | None = None,
+        queue: JobQueue | None = None,
     ):
         self.titles = titles = Titles(games)
         self.store = store
         self.cache = cache
-        self.board = board
         self.hooks = hooks = GameHooks()
         self.states = states = States(titles, store, cache, board)
         self.accounts = accounts = Accounts(store)
@@ -94,7 +94,7 @@ class Application:
         # A finished game asks for its rating; the finished webhook and the game's document wait
         # for it (a game asked to be rated shows its change, or why it ended unrated).
         self.ratings = ratings = Ratings(
-            titles, states, RatingsStore(store), PlayerStore(store), clock, hooks=hooks
+            titles, states, RatingsStore(store), PlayerStore(store), clock, hooks=hooks, queue=queue
         )
         self.reads = reads = Reads(titles, states, seats, store, standby=standby, ratings_of=ratings.of_game)
         # Seeks: the matcher forms games from them (seated and started); their long polls wake on
@@ -108,6 +108,7 @@ class Application:
             board=board,
             announce=cache.announce,
             stopping=lambda: reads.stopping,
+            queue=queue,
         )
         # Listeners of every change to a game, in this order: the app's webhook pump, then its seats'
         # Web Push job ("your turn", "game finished"; nothing while push is off).
@@ -120,20 +121,33 @@ class Application:
             announce=cache.announce_revoked,
             ratings_of=ratings.of_game,
             seeks_of=seeks.matched_seeks,
+            queue=queue,
         )
-        self.push = Push(PushStore(store), clock, push, hooks=hooks, seat_of=seats.authenticate)
+        self.push = Push(PushStore(store), clock, push, hooks=hooks, seat_of=seats.authenticate, queue=queue)
         # A move or a table change that puts a bot seat to act queues its turn.
-        self.bots = BotPlayers(states, seats, moves, hooks=hooks)
+        self.bots = BotPlayers(states, seats, moves, hooks=hooks, queue=queue)
         if board is not None:
-            board.on_table = seats.forget_table
-            board.on_revoked = self._heard_revoked
+            board.on_revoked(self._heard_revoked)
 
-    def attach_queue(self, queue: JobQueue) -> None:
-        """The job queue, made from this application's handlers (bot turns, webhook pumps and
-        deliveries, ratings, the matcher, pushes): the use cases that queue jobs get it here."""
-        self.bots.queue = self.webhooks.queue = self.ratings.queue = queue
-        self.seeks.queue = queue
-        self.push.queue = queue
+    def job_handlers(self) -> JobHandlers:
+        """What the job queue's tasks do: bot turns and clocks, webhook pumps and deliveries,
+        ratings, the matcher, pushes (none while push is off), and what the sweep looks at."""
+        return JobHandlers(
+            play=self.bots.play,
+            games_with_bots=self.store.games_with_bots,
+            deadline=self.bots.deadline,
+            clocked_games=self.store.games_with_clocks,
+            reschedule=self.bots.reschedule,
+            pump=self.webhooks.pump,
+            deliver=self.webhooks.deliver,
+            webhook_sweep=self.webhooks.sweep,
+            rate=self.ratings.apply,
+            ratings_sweep=self.ratings.sweep,
+            match=self.seeks.match,
+            seek_sweep=self.seeks.sweep,
+            push=self.push.run if self.push.enabled else None,
+            push_sweep=self.push.sweep if self.push.enabled else None,
+        )
 
     def _heard_revoked(self, name: str) -> None:
         """A key, credential or app changed (``<name> revoked`` on the board): forget it."""

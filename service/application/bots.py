@@ -55,7 +55,15 @@ _driving: contextvars.ContextVar[str | None] = contextvars.ContextVar("yamen_bot
 
 
 class BotPlayers:
-    def __init__(self, states: States, seats: Seats, moves: Moves, *, hooks: GameHooks | None = None) -> None:
+    def __init__(
+        self,
+        states: States,
+        seats: Seats,
+        moves: Moves,
+        *,
+        hooks: GameHooks | None = None,
+        queue: JobQueue | None = None,
+    ) -> None:
         self.states = states
         self.seats = seats
         self.moves = moves
@@ -64,9 +72,9 @@ class BotPlayers:
             hooks.on_table_changed(
                 self.table_changed
             )  # bot seats created, the last claim, a seat handed over
-        self.queue: JobQueue | None = None
-        """The job queue once the app has opened it; without one (tests of the application alone)
-        nobody plays the bot seats until :meth:`play` is called."""
+        self.queue = queue
+        """The job queue; without one (tests of the application alone) nobody plays the bot seats
+        until :meth:`play` is called."""
 
     # --- who asks for a turn ------------------------------------------------------------------------
     async def after_move(self, game_id: str, to_act: Sequence[Seat], state: Any = None) -> None:

@@ -206,6 +206,7 @@ class Push:
         *,
         hooks: GameHooks | None = None,
         seat_of: Callable[[str, str], Awaitable[int]] | None = None,
+        queue: JobQueue | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -217,8 +218,8 @@ class Push:
         if self.settings.private_key and self.settings.subject:
             self.vapid = load_vapid(self.settings.private_key)
             self.public_key = public_key_of(self.vapid)
-        self.queue: JobQueue | None = None
-        """The job queue once the app has opened it; without one nothing is pumped or sent."""
+        self.queue = queue
+        """The job queue; without one nothing is pumped or sent."""
         self.seat_of = seat_of
         """The seat a token holds in a game, or :class:`InvalidToken` — ``Seats.authenticate``."""
         if hooks is not None:

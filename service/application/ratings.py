@@ -280,14 +280,15 @@ class Ratings:
         clock: Clock = utcnow,
         *,
         hooks: GameHooks | None = None,
+        queue: JobQueue | None = None,
     ) -> None:
         self.titles = titles
         self.states = states
         self.store = store
         self.players = players
         self.clock = clock
-        self.queue: JobQueue | None = None
-        """The job queue once the app has opened it; without one, nothing is applied but by hand."""
+        self.queue = queue
+        """The job queue; without one, nothing is applied but by hand."""
         self.hooks = hooks if hooks is not None else GameHooks()
         """Told of each game whose rating is settled (rated: its ``game.finished`` webhook waits for
         the change); asked for one by each finished game (finished)."""

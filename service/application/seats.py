@@ -152,7 +152,9 @@ class Seats:
         self._full_tables: dict[str, tuple[float, int, list[SeatInfo]]] = {}
         """game -> (trusted until without a board, the board's epoch then, the table)."""
         self.board = board
-        """The notice board (None: no Redis, or notices off)."""
+        """The notice board (None: no Redis, or notices off): a changed table is forgotten when heard."""
+        if board is not None:
+            board.on_table(self.forget_table)
         self.count_new_game = count_new_game
         """Called with the owning app before one of its games is created (a create or a rematch):
         refuses past the app's limits, and returns the undo for a game not created after all

@@ -206,14 +206,15 @@ class Seeks:
         board: NoticeBoard | None = None,
         announce: Callable[[str, int], Awaitable[None]] | None = None,
         stopping: Callable[[], bool] = lambda: False,
+        queue: JobQueue | None = None,
     ) -> None:
         self.titles = titles
         self.store = store
         self.seats = seats
         self.apps = apps
         self.clock = clock
-        self.queue: JobQueue | None = None
-        """The job queue once the app has opened it; without one the matcher runs only when called."""
+        self.queue = queue
+        """The job queue; without one the matcher runs only when called."""
         self.board = board
         """The notice board: long polls wait for its notices."""
         self.announce = announce

@@ -119,7 +119,7 @@ class States:
         self._recent: OrderedDict[str, Remembered] = OrderedDict()
         self._jitter = random.Random()
         if board is not None:
-            board.on_notice = self._noticed
+            board.on_notice(self._noticed)
 
     def _noticed(self, game_id: str, version: int) -> None:
         entry = self._recent.get(game_id)

@@ -339,14 +339,15 @@ class Webhooks:
         announce: Callable[[str], Awaitable[None]] | None = None,
         ratings_of: Callable[[str], Awaitable[tuple[bool, GameRatings | None]]] | None = None,
         seeks_of: Callable[[str], Awaitable[list[tuple[str, str, int]]]] | None = None,
+        queue: JobQueue | None = None,
     ) -> None:
         self.states = states
         self.store = store
         self.clock = clock
         self.settings = settings or WebhookSettings()
         self.sender = Sender(allow_private=self.settings.allow_private)
-        self.queue: JobQueue | None = None
-        """The job queue once the app has opened it; without one nothing is pumped or sent."""
+        self.queue = queue
+        """The job queue; without one nothing is pumped or sent."""
         self._owners: OrderedDict[str, str | None] = OrderedDict()
         self._subscribed: dict[str, tuple[bool, float]] = {}
         self.announce = announce

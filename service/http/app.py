@@ -144,7 +144,11 @@ def create_app(
                 password=settings.redis_password,
                 tls=the_cache.notice_tls(),
             )
-            board.on_live = the_cache.reachable
+            board.on_live(the_cache.reachable)  # Redis answers again: post notices at once
+        # Every process queues jobs (bot turns, webhooks, ratings, the matcher, pushes); those with
+        # YAMEN_JOBS on (the default) also take them, doing what the application's handlers say.
+        queue = JobQueue(the_store.url, webhook_concurrency=settings.webhook_concurrency)
+        await queue.open()
         application = Application(
             games,
             the_store,
@@ -169,32 +173,12 @@ def create_app(
             ),
             board=board,
             standby=standby,
+            queue=queue,
         )
         if board is not None:
             await board.start()
-        # Every process queues bot turns; those with YAMEN_JOBS on (the default) also take them.
-        queue = JobQueue(
-            the_store.url,
-            play=application.bots.play,
-            games_with_bots=the_store.games_with_bots,
-            deadline=application.bots.deadline,
-            clocked_games=the_store.games_with_clocks,
-            reschedule=application.bots.reschedule,
-            pump=application.webhooks.pump,
-            deliver=application.webhooks.deliver,
-            webhook_sweep=application.webhooks.sweep,
-            rate=application.ratings.apply,
-            ratings_sweep=application.ratings.sweep,
-            match=application.seeks.match,
-            seek_sweep=application.seeks.sweep,
-            webhook_concurrency=settings.webhook_concurrency,
-            push=application.push.run if application.push.enabled else None,
-            push_sweep=application.push.sweep if application.push.enabled else None,
-        )
-        await queue.open()
         if settings.jobs:
-            queue.start_worker()
-        application.attach_queue(queue)
+            queue.start_worker(application.job_handlers())
         app.state.application = slot.application = application
         # The server waits for every open request before it stops: live feeds and long polls end
         # when it is told to, and sockets close with 1001 (service.http.realtime); the server hears

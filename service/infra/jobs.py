@@ -55,6 +55,7 @@ import asyncio
 import contextlib
 import importlib.resources
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import procrastinate
@@ -86,34 +87,42 @@ def procrastinate_schema() -> str:
     return (importlib.resources.files("procrastinate.sql") / "schema.sql").read_text()
 
 
+@dataclass(frozen=True, slots=True)
+class JobHandlers:
+    """What the tasks do: the application's use cases
+    (:meth:`service.application.Application.job_handlers`), handed to a worker when it starts."""
+
+    play: Callable[[str], Awaitable[object]]
+    """Play a game's bot seats while one of them is to act."""
+    games_with_bots: Callable[[], Awaitable[list[str]]]
+    """The games under way with a bot seat (the sweep queues a turn in each)."""
+    deadline: Callable[[str, int, int], Awaitable[object]] | None = None
+    clocked_games: Callable[[], Awaitable[list[str]]] | None = None
+    reschedule: Callable[[str], Awaitable[object]] | None = None
+    pump: Callable[[str], Awaitable[object]] | None = None
+    deliver: Callable[[str, str], Awaitable[object]] | None = None
+    webhook_sweep: Callable[[], Awaitable[object]] | None = None
+    rate: Callable[[str], Awaitable[object]] | None = None
+    ratings_sweep: Callable[[], Awaitable[object]] | None = None
+    match: Callable[[str, str], Awaitable[object]] | None = None
+    seek_sweep: Callable[[], Awaitable[object]] | None = None
+    push: Callable[[str], Awaitable[object]] | None = None
+    """Send a game's Web Push notifications; None while push is off (no push workers then)."""
+    push_sweep: Callable[[], Awaitable[object]] | None = None
+
+
 class JobQueue:
-    """Procrastinate wired to the service: *play* takes a bot turn in a game, *games_with_bots*
-    names the games a sweep looks at."""
+    """Procrastinate wired to the service.
+
+    Made before the application and handed to the use cases that queue jobs (:meth:`bot_turn`,
+    :meth:`webhook_pump`, …); a process that takes jobs starts its workers with the application's
+    :class:`JobHandlers` (:meth:`start_worker`).  A task runs only on a worker, so a process that
+    only queues jobs (``YAMEN_JOBS=off``) never needs them."""
 
     def __init__(
-        self,
-        url: str,
-        *,
-        play: Callable[[str], Awaitable[object]],
-        games_with_bots: Callable[[], Awaitable[list[str]]],
-        deadline: Callable[[str, int, int], Awaitable[object]] | None = None,
-        clocked_games: Callable[[], Awaitable[list[str]]] | None = None,
-        reschedule: Callable[[str], Awaitable[object]] | None = None,
-        pump: Callable[[str], Awaitable[object]] | None = None,
-        deliver: Callable[[str, str], Awaitable[object]] | None = None,
-        webhook_sweep: Callable[[], Awaitable[object]] | None = None,
-        rate: Callable[[str], Awaitable[object]] | None = None,
-        ratings_sweep: Callable[[], Awaitable[object]] | None = None,
-        match: Callable[[str, str], Awaitable[object]] | None = None,
-        seek_sweep: Callable[[], Awaitable[object]] | None = None,
-        concurrency: int = 4,
-        webhook_concurrency: int = 8,
-        push: Callable[[str], Awaitable[object]] | None = None,
-        push_sweep: Callable[[], Awaitable[object]] | None = None,
-        push_concurrency: int = 4,
+        self, url: str, *, concurrency: int = 4, webhook_concurrency: int = 8, push_concurrency: int = 4
     ) -> None:
         self.push_concurrency = push_concurrency
-        self._pushes = push is not None
         self.concurrency = concurrency
         self.webhook_concurrency = webhook_concurrency
         self.app = procrastinate.App(
@@ -122,26 +131,32 @@ class JobQueue:
             connector=procrastinate.PsycopgConnector(conninfo=url, min_size=0, max_size=3)
         )
         self._workers: list[asyncio.Task[None]] = []
+        self._handlers: JobHandlers | None = None
+
+        def handlers() -> JobHandlers:
+            if self._handlers is None:  # pragma: no cover - tasks run on workers, started with them
+                raise RuntimeError("a job ran on a queue whose workers were not started")
+            return self._handlers
 
         @self.app.task(
             name="yamen.bot_turn",
             retry=procrastinate.RetryStrategy(max_attempts=10, wait=1, exponential_wait=2),
         )
         async def bot_turn(game_id: str) -> None:
-            await play(game_id)
+            await handlers().play(game_id)
 
         @self.app.task(
             name="yamen.deadline",
             retry=procrastinate.RetryStrategy(max_attempts=10, wait=1, exponential_wait=2),
         )
         async def deadline_task(game_id: str, seat: int, since_ms: int) -> None:
-            if deadline is not None:
+            if (deadline := handlers().deadline) is not None:
                 await deadline(game_id, seat, since_ms)
 
         @self.app.periodic(cron=SWEEP_CRON, periodic_id="sweep")
         @self.app.task(name="yamen.sweep", queueing_lock="yamen.sweep")
         async def sweep(timestamp: int) -> None:
-            manager = self.app.job_manager
+            manager, do = self.app.job_manager, handlers()
             for job in await manager.get_stalled_jobs(seconds_since_heartbeat=STALLED_SECONDS):
                 # A dead worker's job is closed (which frees its game's lock) rather than retried: a
                 # bot turn is asked for again below, and one may already wait under the same
@@ -151,28 +166,23 @@ class JobQueue:
                     await manager.finish_job(job, status=procrastinate.jobs.Status.FAILED, delete_job=False)
                 except Exception as exc:  # noqa: BLE001 - the next sweep tries again
                     log.warning("job_not_closed", job_id=job.id, error=str(exc))
-            for game_id in await games_with_bots():
+            for game_id in await do.games_with_bots():
                 await self.bot_turn(game_id)
-            if clocked_games is not None and reschedule is not None:
-                for game_id in await clocked_games():
-                    await reschedule(game_id)
-            if webhook_sweep is not None:
-                await webhook_sweep()
-            if ratings_sweep is not None:
-                await ratings_sweep()
-            if seek_sweep is not None:
-                await seek_sweep()
-            if push_sweep is not None:
-                await push_sweep()
+            if do.clocked_games is not None and do.reschedule is not None:
+                for game_id in await do.clocked_games():
+                    await do.reschedule(game_id)
+            for swept in (do.webhook_sweep, do.ratings_sweep, do.seek_sweep, do.push_sweep):
+                if swept is not None:
+                    await swept()
 
         @self.app.task(name="yamen.webhook_pump")
         async def webhook_pump(game_id: str) -> None:
-            if pump is not None:
+            if (pump := handlers().pump) is not None:
                 await pump(game_id)
 
         @self.app.task(name="yamen.webhook_delivery", queue=WEBHOOK_QUEUE)
         async def webhook_delivery(endpoint_id: str, game_id: str) -> None:
-            if deliver is not None:
+            if (deliver := handlers().deliver) is not None:
                 await deliver(endpoint_id, game_id)
 
         @self.app.task(
@@ -181,7 +191,7 @@ class JobQueue:
             retry=procrastinate.RetryStrategy(max_attempts=10, wait=1, exponential_wait=2),
         )
         async def rate_game(game_id: str) -> None:
-            if rate is not None:
+            if (rate := handlers().rate) is not None:
                 await rate(game_id)
 
         @self.app.task(
@@ -190,7 +200,7 @@ class JobQueue:
             retry=procrastinate.RetryStrategy(max_attempts=5, wait=1, exponential_wait=2),
         )
         async def match_task(pool: str, kind: str) -> None:
-            if match is not None:
+            if (match := handlers().match) is not None:
                 await match(pool, kind)
 
         @self.app.task(name="yamen.match_later")
@@ -199,7 +209,7 @@ class JobQueue:
 
         @self.app.task(name="yamen.push", queue=PUSH_QUEUE)
         async def push_task(game_id: str) -> None:
-            if push is not None:
+            if (push := handlers().push) is not None:
                 await push(game_id)
 
         @self.app.task(name="yamen.push_later", queue=PUSH_QUEUE)
@@ -219,9 +229,11 @@ class JobQueue:
     async def open(self) -> None:
         await self.app.open_async()
 
-    def start_worker(self) -> None:
-        """Take jobs in this process (every worker of every replica does): the default queue's,
-        and the webhook deliveries' on workers of their own."""
+    def start_worker(self, handlers: JobHandlers) -> None:
+        """Take jobs in this process (every worker of every replica does), doing what *handlers*
+        say: the default queue's, and the webhook deliveries' and pushes' on workers of their own
+        (no push workers while push is off)."""
+        self._handlers = handlers
         self._workers = [
             asyncio.create_task(
                 self._keep_working(["default"], self.concurrency, "yamen"), name="yamen-jobs"
@@ -231,7 +243,7 @@ class JobQueue:
                 name="yamen-webhooks",
             ),
         ]
-        if self._pushes:
+        if handlers.push is not None:
             self._workers.append(
                 asyncio.create_task(
                     self._keep_working([PUSH_QUEUE], self.push_concurrency, "yamen-push"), name="yamen-push"

@@ -100,7 +100,6 @@ class NoticeBoard:
         self,
         redis_url: str,
         *,
-        on_notice: Callable[[str, int], None] | None = None,
         locate: Callable[[], Awaitable[tuple[str, int]]] | None = None,
         password: str | None = None,
         tls: ssl.SSLContext | None = None,
@@ -117,13 +116,10 @@ class NoticeBoard:
         a plain connection."""
         self.password = password
         """A cluster's ``REDIS_PASSWORD`` (one Redis's is in its URL)."""
-        self.on_notice = on_notice
-        self.on_table: Callable[[str], None] | None = None
-        """Called with a game whose seat table changed (``<game> seats``)."""
-        self.on_revoked: Callable[[str], None] | None = None
-        """Called with a key, credential or app that changed (``<name> revoked``)."""
-        self.on_live: Callable[[], None] | None = None
-        """Called each time the subscription is confirmed (again)."""
+        self._noticed: list[Callable[[str, int], None]] = []
+        self._tables: list[Callable[[str], None]] = []
+        self._revoked: list[Callable[[str], None]] = []
+        self._live: list[Callable[[], None]] = []
         self.live = False
         """True while the subscription is confirmed and unbroken: memory may answer reads."""
         self.epoch = 0
@@ -139,6 +135,24 @@ class NoticeBoard:
         self._first: asyncio.Future[None] | None = None
         self._ping_sent: float | None = None
         """When the unanswered PING went out (None: every PING answered)."""
+
+    # --- listening (each listener subscribes itself when it is built) --------------------------
+    def on_notice(self, listener: Callable[[str, int], None]) -> None:
+        """Call *listener* with each game and the version it reached (a notice, or a move of this
+        worker's own: :meth:`post`)."""
+        self._noticed.append(listener)
+
+    def on_table(self, listener: Callable[[str], None]) -> None:
+        """Call *listener* with each game whose seat table changed (``<game> seats``)."""
+        self._tables.append(listener)
+
+    def on_revoked(self, listener: Callable[[str], None]) -> None:
+        """Call *listener* with each key, credential or app that changed (``<name> revoked``)."""
+        self._revoked.append(listener)
+
+    def on_live(self, listener: Callable[[], None]) -> None:
+        """Call *listener* each time the subscription is confirmed (again)."""
+        self._live.append(listener)
 
     # --- lifecycle ----------------------------------------------------------------------------
     async def start(self, timeout: float = 2.0) -> None:
@@ -311,10 +325,12 @@ class NoticeBoard:
                 game_id, _, version = line.partition(" ")
                 if version.isdigit():
                     self.post(game_id, int(version))
-                elif version == TABLE and self.on_table is not None:
-                    self.on_table(game_id)
-                elif version == REVOKED and self.on_revoked is not None:
-                    self.on_revoked(game_id)  # not a game: a key's, credential's or app's id
+                elif version == TABLE:
+                    for table_listener in self._tables:
+                        table_listener(game_id)
+                elif version == REVOKED:
+                    for revoked_listener in self._revoked:
+                        revoked_listener(game_id)  # not a game: a key's, credential's or app's id
         elif value[0] == b"sunsubscribe":
             # The channel's slot moved, or this master became a replica: find the new master.
             self._drop("channel moved")
@@ -324,8 +340,8 @@ class NoticeBoard:
             self.epoch += 1
             self.live = True
             self._settle_first()
-            if self.on_live is not None:
-                self.on_live()
+            for live_listener in self._live:
+                live_listener()
             log.info("notices_live", channel=CHANNEL, epoch=self.epoch)
         # "+OK" for AUTH and anything else a subscription may say are ignored.
 
@@ -337,8 +353,8 @@ class NoticeBoard:
             announced.move_to_end(game_id)
             if len(announced) > ANNOUNCED_GAMES:
                 announced.popitem(last=False)
-        if self.on_notice is not None:
-            self.on_notice(game_id, version)
+        for listener in self._noticed:
+            listener(game_id, version)
         waiters = self._waiters.pop(game_id, None)
         if waiters:
             for w in waiters:
