@@ -184,6 +184,22 @@ class Table:
             )
         return self
 
+    def put_back(self, seat: int, *cards: str) -> Table:
+        """Ningxia, once for each of `cards`: the seat drew two exchange cards, kept the first card
+        left in the deck (placed and matured, as in `exchanges`) and put the other one back at the
+        bottom of the deck, unseen by the other seats."""
+        for back in cards:
+            kept = next(c for c in sorted(self.state.deck) if c not in cards)
+            self.fold(
+                E.ExchangeCardsDrawn(seat=seat, count=2, cards=[kept, back]),
+                E.ExchangeCardChosen(seat=seat, card=kept, returned=[back], count=1),
+                E.ExchangePlaced(
+                    seat=seat, card=kept, months=1, deposit=C.HEAD_OFFICE, withdraw=C.HEAD_OFFICE, fee=0
+                ),
+                E.ExchangeMatured(seat=seat, card=kept, withdraw=C.HEAD_OFFICE),
+            )
+        return self
+
     def card(self, seat: int, card: str, months: int, deposit: str, withdraw: str) -> Table:
         """An exchange card on the seat's exchange-time track (its silver on the deposit piaohao)."""
         return self.fold(

@@ -16,7 +16,9 @@ from domain.pingyao import commands as K
 from domain.pingyao import components as C
 from domain.pingyao.events import REVEALING
 from domain.pingyao.exchange import placements
-from domain.pingyao.state import Frame, State
+from domain.pingyao.state import State
+
+from .helpers import Table
 
 _IDS = frozenset(C.TILES) | frozenset(C.CARDS) | frozenset(C.EVENT_CARDS)
 
@@ -88,13 +90,17 @@ def test_undoable_commands_reveal_nothing_in_random_games():
 
 
 def _bottom_draw_state() -> State:
-    """A game just set up, changed so that the exchange deck's unknown part is empty: the next card
-    is the one a seat put back at the bottom (Ningxia), so drawing it uses no randomness.  The cards
-    left can be placed (a card that cannot is discarded face up: ExchangeDiscarded, also REVEALING)."""
-    state, _ = GAME.start(PingyaoOptions(players=3), "reveals-bottom")
-    placeable = [c for c in state.deck if placements(state.pl[0], c, 1)]
-    state.deck, state.deck_bottom = [], placeable[:2]
-    state.frames = [Frame(kind="entry_skill", seat=0, skill="entry_exchange"), *state.frames]
+    """A table whose exchange deck's unknown part is empty: seat 1 put two cards back at its bottom
+    with Ningxia, every other card was drawn and discarded.  Seat 0 has just opened Xinyizhou, whose
+    exchange draws the next card - the one seat 1 put back (Ningxia), so drawing it uses no
+    randomness.  The cards put back can be placed (a card that cannot is discarded face up:
+    ExchangeDiscarded, also REVEALING)."""
+    table = Table(players=3)
+    placeable = [c for c in sorted(table.state.deck) if placements(table.state.pl[0], c, 1)]
+    back = placeable[-2:]
+    table.put_back(1, *back).deck(*back).decision("entry_skill", 0, skill="entry_exchange")
+    state = table.state
+    assert state.deck == [] and state.deck_bottom == back and GAME.to_act(state) == [0]
     return state
 
 

@@ -24,14 +24,14 @@ from domain.yangtze.events import (
 )
 from tests.support import given_state
 
-from .helpers import DEFAULT_RIVER, daily, lux, table
+from .helpers import DEFAULT_RIVER, Story, branch, daily, lux, seed_drawing, table
 
 R = DEFAULT_RIVER
 
 
 def test_buy_two_goods_and_refill_after_both():
     a, b = daily(0, 0), daily(0, 1)
-    state = table(bag=[a, b])
+    state = table()
     s1 = (
         given_state(GAME, state)
         .when(0, PurchaseGood(slot=7, buy_two=True))
@@ -41,7 +41,7 @@ def test_buy_two_goods_and_refill_after_both():
     assert GAME.to_act(s1) == [0]
     assert PurchaseGood(slot=2, buy_two=True) not in GAME.legal_moves(s1, 0)
     given_state(GAME, s1).when(0, PurchaseGood(slot=7)).raises("no_good_there")
-    events = given_state(GAME, s1).when(0, PurchaseGood(slot=3)).events()
+    events = given_state(GAME, s1).when(0, PurchaseGood(slot=3), seed=seed_drawing(s1, a, b)).events()
     assert events[0] == GoodPurchased(seat=0, slot=3, good=R[3], price=8)
     first, second = events[1], events[2]
     assert (
@@ -55,22 +55,23 @@ def test_buy_two_goods_and_refill_after_both():
 
 
 def test_buy_two_may_stop_after_the_first():
-    state = table(bag=[daily(0, 0)])
+    state = table()
     s1 = (
         given_state(GAME, state)
         .when(0, PurchaseGood(slot=7, buy_two=True))
         .then([GoodPurchased(seat=0, slot=7, good=R[7], price=4, buy_two=True)])
     )
-    given_state(GAME, s1).when(0, EndTurn()).then(
+    given_state(GAME, s1).when(0, EndTurn(), seed=seed_drawing(s1, daily(0, 0))).then(
         [PurchaseSkipped(seat=0), GoodDrawn(good=daily(0, 0)), TurnEnded(seat=0, next=1)]
     )
 
 
 def test_free_good():
-    state = table(bag=[daily(0, 0)], track=[0, 30])
+    # seat 0 spent its 30 on the good at Shanghai and a branch; the river is R again
+    state = Story(rounds=1).auction_round([(0, branch(0, 0), 26)]).state
     after = (
         given_state(GAME, state)
-        .when(0, PurchaseGood(slot=0, free=True))
+        .when(0, PurchaseGood(slot=0, free=True), seed=seed_drawing(state, daily(0, 0)))
         .then(
             [
                 GoodPurchased(seat=0, slot=0, good=R[0], price=0, free=True),
@@ -80,12 +81,14 @@ def test_free_good():
         )
     )
     assert after.track[0] == 0 and C.FREE_GOOD not in after.cards[0]
-    after.active = 0
-    given_state(GAME, after).when(0, PurchaseGood(slot=0, free=True)).raises("card_not_available")
+    again = (
+        given_state(GAME, after).when(1, EndTurn()).then([PurchaseSkipped(seat=1), TurnEnded(seat=1, next=0)])
+    )
+    given_state(GAME, again).when(0, PurchaseGood(slot=0, free=True)).raises("card_not_available")
 
 
 def test_only_one_of_two_goods_is_free():
-    state = table(bag=[daily(0, 0), daily(0, 1)])
+    state = table()
     s1 = (
         given_state(GAME, state)
         .when(0, PurchaseGood(slot=0, free=True, buy_two=True))

@@ -10,7 +10,7 @@ from domain.yangtze.events import FinalScoring, OrderExecuted, PurchaseSkipped, 
 from domain.yangtze.scoring import branch_majorities, branch_sets, final_scoring
 from tests.support import given_state
 
-from .helpers import RULER, branch, daily, lux, table
+from .helpers import RULER, Story, branch, daily, lux, seed_drawing, table
 
 A, B, Cc, D = 0, 1, 2, 3
 GREEN1, GREEN2, BROWN3, BROWN5, BROWN8 = 0, 1, 2, 3, 4
@@ -67,16 +67,35 @@ def test_dots_never_leave_a_tie_between_equal_counts():
             assert len(sums) == len(set(sums))
 
 
+def _example_table(hand: list[int]):
+    """Three players who won the example's branches in one refill and used their cards: seat 0 kept
+    *hand* and sold six rice (80), redeemed its 15 card, took a free good and bought a second one
+    with the buy-two card (5), paid 56 for its branches and sold the two goods with its sell card
+    (6): 70; seat 1 redeemed its liquidity cards (45), paid 73, took a free good and sold it: 5;
+    seat 2 redeemed its liquidity cards, paid 69, took a free good and bought one (5) with the
+    buy-two card, and sold both: 7."""
+    six_rice = [daily(0, c) for c in range(6)]
+    holdings = _example_holdings()
+    prices = [[9, 9, 9, 9, 10, 10], [14, 14, 15, 15, 15], [13, 14, 14, 14, 14]]
+    wins = [(seat, token, price) for seat in range(3) for token, price in zip(holdings[seat], prices[seat])]
+    story = Story(players=3, hands=[[*hand, *six_rice], [], []]).sold(0, six_rice)
+    story.liquidity_used(0, 15).liquidity_used(1, 10, 15, 20).liquidity_used(2, 10, 15, 20)
+    free_two = PurchaseGood(slot=7, free=True, buy_two=True)
+    story.turn(0, free_two, PurchaseGood(slot=6), wins=wins)
+    story.turn(1, PurchaseGood(slot=7, free=True))
+    story.turn(2, free_two, PurchaseGood(slot=6))
+    for seat in range(3):
+        bought = [g for g in story.state.screens[seat] if g not in hand]
+        story.sold_with_the_sell_card(seat, *([g] for g in bought))
+    return story.state
+
+
 def test_final_scoring_sums_money_goods_branches_and_liquidity():
     hand = [daily(1, c) for c in range(4)]
-    state = table(
-        players=3,
-        hands=[hand, [], []],
-        track=[20, 5, 7],
-        coins=[1, 0, 0],
-        branches=_example_holdings(),
-        cards=[["liquidity_10", "liquidity_20"], ["buy_two"], []],
-    )
+    state = _example_table(hand)
+    assert [state.track, state.coins] == [[20, 5, 7], [1, 0, 0]]
+    assert state.branches == _example_holdings() and state.screens == [hand, [], []]
+    assert state.cards == [["liquidity_10", "liquidity_20"], ["buy_two"], []]
     event = final_scoring(state, "test")
     assert event.breakdown[0] == {
         "money": 70,
@@ -106,15 +125,19 @@ def test_tied_money_shares_the_win():
 def test_the_12th_ruler_is_executed_then_the_game_ends():
     eleven = [RULER[k] for k in RULER if k != C.TAX_GOODS]
     no_sell_card = [c for c in C.SPECIAL_CARDS if c != C.SELL_ANYTIME]  # no response window
-    state = table(
-        bag=[RULER[C.TAX_GOODS], daily(0, 0)],
-        rulers=eleven,
-        hands=[[lux(0, 0)], []],
-        cards=[no_sell_card, list(C.SPECIAL_CARDS)],
-    )
-    state.bag = [RULER[C.TAX_GOODS]]
+    # eleven rounds, each drawing one of the eleven rulers; seat 0 sells the good it bought in each
+    # at the start of its next turn, keeping lux(0, 0)
+    story = Story(hands=[[lux(0, 0)], []]).sell_card_used(0)
+    for ruler in eleven:
+        story.ruler_round(ruler)
+        for good in story.state.screens[0][1:]:
+            story.sold(0, [good])
+    state = story.state
+    assert state.rulers == eleven and state.screens == [[lux(0, 0)], []]
+    assert state.cards == [no_sell_card, list(C.SPECIAL_CARDS)]
     expected_goods = best_partition(state.screens[0] + [state.river[7]])[0]
-    events = given_state(GAME, state).when(0, PurchaseGood(slot=7)).events()
+    seed = seed_drawing(state, RULER[C.TAX_GOODS])
+    events = given_state(GAME, state).when(0, PurchaseGood(slot=7), seed=seed).events()
     assert events[2:5] == [
         OrderExecuted(seat=0, order=C.TAX_GOODS, amount=-2),
         OrderExecuted(seat=1, order=C.TAX_GOODS, amount=0),
@@ -143,11 +166,11 @@ def test_a_full_round_with_nobody_acting_ends_the_game():
 
 
 def test_an_action_resets_the_idle_round():
-    state = table(players=2, bag=[daily(0, 0)])
+    state = table(players=2)
     s1 = (
         given_state(GAME, state).when(0, EndTurn()).then([PurchaseSkipped(seat=0), TurnEnded(seat=0, next=1)])
     )
-    s2 = given_state(GAME, s1).when(1, PurchaseGood(slot=7)).events()
+    s2 = given_state(GAME, s1).when(1, PurchaseGood(slot=7), seed=seed_drawing(s1, daily(0, 0))).events()
     assert not any(isinstance(e, FinalScoring) for e in s2)
     after = GAME.fold(given_state(GAME, s1).state, s2)
     assert after.idle == 0

@@ -14,16 +14,17 @@ from domain.yangtze.rules import YangtzeOptions
 from domain.yangtze.scoring import final_scoring
 from tests.support import given_state, random_playout
 
-from .helpers import DEFAULT_RIVER, daily, lux, table
+from .helpers import DEFAULT_RIVER, RULER, Story, daily, lux, seed_drawing, table
 
 
 def test_each_seat_sees_its_own_screen_and_only_purchases_of_the_others():
     hands = [[lux(0, 0), lux(1, 1)], [daily(0, 0), daily(1, 1)]]
-    state = table(hands=hands, bag=[daily(2, 2)])
+    state = table(hands=hands)
+    seed = seed_drawing(state, daily(2, 2))
     after = (
         given_state(GAME, state)
-        .when(0, PurchaseGood(slot=7))
-        .then(given_state(GAME, state).when(0, PurchaseGood(slot=7)).events())
+        .when(0, PurchaseGood(slot=7), seed=seed)
+        .then(given_state(GAME, state).when(0, PurchaseGood(slot=7), seed=seed).events())
     )
     bought = DEFAULT_RIVER[7]
     v0, v1, spectator = GAME.view(after, 0), GAME.view(after, 1), GAME.view(after, None)
@@ -112,7 +113,9 @@ def test_describe_examples():
         GAME.describe(state, GoodPurchased(seat=2, slot=3, good=lux(0, 0), price=8))
         == "Seat 2 bought silk (red) for 8"
     )
-    state.rulers = [61, 62, 63]
+    # three rulers on the table (the first three branch-income tokens)
+    state = Story().ruler_round(61).ruler_round(62).ruler_round(63).state
+    assert state.rulers == [61, 62, 63] and RULER[C.TAX_MONEY] == 65
     line = GAME.describe(state, RulerDrawn(token=65, spot=3))
     assert line.startswith("Kangxi's order: pay taxes")
 

@@ -32,7 +32,7 @@ from domain.yangtze.rules import YangtzeOptions
 from domain.yangtze.state import money
 from tests.support import given_state
 
-from .helpers import DEFAULT_RIVER, branch, daily, lux, setup_events, table
+from .helpers import DEFAULT_RIVER, Story, branch, daily, lux, seed_drawing, setup_events
 
 # --- money track and coins -----------------------------------------------------------------------
 SIX_RICE = [daily(0, c) for c in range(6)]
@@ -69,7 +69,7 @@ def test_coins_are_broken_back_when_the_track_falls_below_0():
 
 def test_sale_over_60_gives_a_coin():
     hand = [lux(2, c) for c in range(5)]
-    state = table(hands=[hand, []], track=[40, 30])
+    state = Story(hands=[hand, []]).liquidity_used(0, 10).state  # 40 on the track
     after = (
         given_state(GAME, state)
         .when(0, SellBundle(goods=hand))
@@ -82,12 +82,13 @@ def test_sale_over_60_gives_a_coin():
 B = branch(0, 2)
 
 
-def _auction(players=3, **fields):
-    """Seat 0 buys at Shanghai and draws branch B, then a good."""
-    state = table(players=players, bag=[B], **fields)
+def _auction(players=3, story: Story | None = None):
+    """Seat 0 buys at Shanghai and draws branch B (on the table *story* tells, a new one by default;
+    its river must be DEFAULT_RIVER)."""
+    state = (story or Story(players=players)).state
     events = (
         given_state(GAME, state)
-        .when(0, PurchaseGood(slot=7))
+        .when(0, PurchaseGood(slot=7), seed=seed_drawing(state, B))
         .then([GoodPurchased(seat=0, slot=7, good=DEFAULT_RIVER[7], price=4), BranchDrawn(token=B)])
     )
     return events
@@ -101,7 +102,6 @@ def test_drawing_a_branch_starts_an_auction_with_the_drawer():
 
 def test_the_drawer_bids_then_the_others_in_player_order_until_one_is_left():
     state = _auction()
-    state.bag = [daily(0, 0)]
     s1 = given_state(GAME, state).when(0, Bid(amount=3)).then([BidPlaced(seat=0, amount=3)])
     assert GAME.to_act(s1) == [1]
     s2 = given_state(GAME, s1).when(1, Bid(amount=5)).then([BidPlaced(seat=1, amount=5)])
@@ -109,7 +109,7 @@ def test_the_drawer_bids_then_the_others_in_player_order_until_one_is_left():
     assert GAME.to_act(s3) == [0]
     s4 = (
         given_state(GAME, s3)
-        .when(0, Pass())
+        .when(0, Pass(), seed=seed_drawing(s3, daily(0, 0)))
         .then(
             [
                 Passed(seat=0),
@@ -124,12 +124,11 @@ def test_the_drawer_bids_then_the_others_in_player_order_until_one_is_left():
 
 def test_nobody_bids_the_token_leaves_the_game():
     state = _auction()
-    state.bag = [daily(0, 0)]
     s1 = given_state(GAME, state).when(0, Pass()).then([Passed(seat=0)])
     s2 = given_state(GAME, s1).when(1, Pass()).then([Passed(seat=1)])
     s3 = (
         given_state(GAME, s2)
-        .when(2, Pass())
+        .when(2, Pass(), seed=seed_drawing(s2, daily(0, 0)))
         .then(
             [Passed(seat=2), BranchDiscarded(token=B), GoodDrawn(good=daily(0, 0)), TurnEnded(seat=0, next=1)]
         )
@@ -139,9 +138,8 @@ def test_nobody_bids_the_token_leaves_the_game():
 
 def test_the_last_seat_in_may_still_bid_alone():
     state = _auction(players=2)
-    state.bag = [daily(0, 0)]
     s1 = given_state(GAME, state).when(0, Pass()).then([Passed(seat=0)])
-    given_state(GAME, s1).when(1, Bid(amount=1)).then(
+    given_state(GAME, s1).when(1, Bid(amount=1), seed=seed_drawing(s1, daily(0, 0))).then(
         [
             BidPlaced(seat=1, amount=1),
             BranchWon(seat=1, token=B, price=1),
@@ -152,7 +150,10 @@ def test_the_last_seat_in_may_still_bid_alone():
 
 
 def test_no_bid_above_what_the_bidder_can_pay():
-    state = _auction(track=[30, 12, 30], coins=[0, 1, 0])
+    # seat 1 paid 13 for a branch, then redeemed its liquidity cards: 62 is 12 and a coin
+    story = Story(players=3, rounds=1).auction_round([(1, branch(1, 0), 13)]).liquidity_used(1, 20, 15, 10)
+    state = _auction(story=story)
+    assert (state.track[1], state.coins[1]) == (12, 1)
     s1 = given_state(GAME, state).when(0, Pass()).then([Passed(seat=0)])
     given_state(GAME, s1).when(1, Bid(amount=63)).raises("insufficient_money")
     given_state(GAME, s1).when(1, Bid(amount=62)).then([BidPlaced(seat=1, amount=62)])
@@ -168,12 +169,14 @@ def test_a_bid_must_be_higher():
 
 
 def test_a_winner_pays_with_coins():
-    state = _auction(players=2, track=[26, 5], coins=[0, 1])
-    state.bag = [daily(0, 0)]
+    # seat 1 redeemed its liquidity cards (75: 25 and a coin), then paid 20 for a branch
+    story = Story(rounds=1).liquidity_used(1, 20, 15, 10).auction_round([(1, branch(1, 0), 20)])
+    state = _auction(story=story)
+    assert (state.track[1], state.coins[1]) == (5, 1)
     s1 = given_state(GAME, state).when(0, Pass()).then([Passed(seat=0)])
     after = (
         given_state(GAME, s1)
-        .when(1, Bid(amount=20))
+        .when(1, Bid(amount=20), seed=seed_drawing(s1, daily(0, 0)))
         .then(
             [
                 BidPlaced(seat=1, amount=20),
@@ -188,7 +191,10 @@ def test_a_winner_pays_with_coins():
 
 def test_liquidity_and_the_sell_card_raise_money_during_an_auction():
     hand = [lux(1, 0), lux(1, 1)]
-    state = _auction(players=2, hands=[[], hand], track=[26, 10])
+    # seat 1 paid 20 for a branch: 10 left; seat 0 paid 4 for the good at Shanghai: 26
+    story = Story(hands=[[], hand], rounds=1).auction_round([(1, branch(1, 0), 20)])
+    state = _auction(story=story)
+    assert state.track == [22, 10]
     s1 = given_state(GAME, state).when(0, Bid(amount=20)).then([BidPlaced(seat=0, amount=20)])
     assert Bid(amount=21) not in GAME.legal_moves(s1, 1)
     # seat 1 sells a bundle out of turn with its sell card

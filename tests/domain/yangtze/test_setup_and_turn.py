@@ -21,7 +21,7 @@ from domain.yangtze.evolve import EVOLVER
 from domain.yangtze.rules import YangtzeOptions
 from tests.support import given_state
 
-from .helpers import DEFAULT_RIVER, daily, lux, table
+from .helpers import DEFAULT_RIVER, Story, branch, daily, lux, seed_drawing, table
 
 
 # --- setup ---------------------------------------------------------------------------------------
@@ -83,7 +83,7 @@ def test_sell_a_bundle_at_the_start_of_the_turn():
 
 
 def test_sell_several_bundles_then_buy():
-    state = table(hands=[[lux(0, 0), lux(1, 1)], []], bag=[daily(0, 0)])
+    state = table(hands=[[lux(0, 0), lux(1, 1)], []])
     g = given_state(GAME, state)
     s1 = g.when(0, SellBundle(goods=[lux(0, 0)])).then([GoodsSold(seat=0, goods=[lux(0, 0)], value=3)])
     s2 = (
@@ -92,7 +92,7 @@ def test_sell_several_bundles_then_buy():
         .then([GoodsSold(seat=0, goods=[lux(1, 1)], value=3)])
     )
     assert s2.track[0] == 36
-    given_state(GAME, s2).when(0, PurchaseGood(slot=7)).then(
+    given_state(GAME, s2).when(0, PurchaseGood(slot=7), seed=seed_drawing(s2, daily(0, 0))).then(
         [
             GoodPurchased(seat=0, slot=7, good=DEFAULT_RIVER[7], price=4),
             GoodDrawn(good=daily(0, 0)),
@@ -119,10 +119,10 @@ def test_only_the_active_seat_acts():
 
 
 def test_purchase_slides_the_river_and_refills_at_the_open_end():
-    state = table(bag=[daily(0, 0)])
+    state = table()
     after = (
         given_state(GAME, state)
-        .when(0, PurchaseGood(slot=3))
+        .when(0, PurchaseGood(slot=3), seed=seed_drawing(state, daily(0, 0)))
         .then(
             [
                 GoodPurchased(seat=0, slot=3, good=DEFAULT_RIVER[3], price=8),
@@ -139,23 +139,32 @@ def test_purchase_slides_the_river_and_refills_at_the_open_end():
 
 @pytest.mark.parametrize("slot,price", list(enumerate(C.PRICES)))
 def test_price_is_the_trading_house_number(slot, price):
-    state = table(bag=[daily(0, 0)])
-    events = given_state(GAME, state).when(0, PurchaseGood(slot=slot)).events()
+    state = table()
+    events = (
+        given_state(GAME, state)
+        .when(0, PurchaseGood(slot=slot), seed=seed_drawing(state, C.is_good))
+        .events()
+    )
     assert events[0].price == price
 
 
 def test_purchases_may_not_exceed_the_money():
-    state = table(track=[9, 30])
+    # seat 0 paid 4 for the good at Shanghai and 17 for a branch: 9 left
+    state = Story().auction_round([(0, branch(0, 0), 17)]).state
     given_state(GAME, state).when(0, PurchaseGood(slot=0)).raises("insufficient_money")
     given_state(GAME, state).when(0, PurchaseGood(slot=1)).raises("insufficient_money")
     assert given_state(GAME, state).when(0, PurchaseGood(slot=2)).events()[0].price == 9
 
 
 def test_coins_pay_for_purchases():
-    state = table(track=[5, 30], coins=[1, 0], bag=[daily(0, 0)])
+    # seat 0 redeemed its liquidity cards (75: 25 and a coin), then paid 4 for the good at Shanghai
+    # and 16 for a branch: 5 and a coin; the river is DEFAULT_RIVER again
+    story = Story(rounds=1).liquidity_used(0, 20, 15, 10).auction_round([(0, branch(0, 0), 16)])
+    state = story.state
+    assert (state.track[0], state.coins[0]) == (5, 1)
     after = (
         given_state(GAME, state)
-        .when(0, PurchaseGood(slot=0))
+        .when(0, PurchaseGood(slot=0), seed=seed_drawing(state, daily(0, 0)))
         .then(
             [
                 GoodPurchased(seat=0, slot=0, good=DEFAULT_RIVER[0], price=10),
@@ -195,7 +204,8 @@ def test_wrong_command_for_the_moment():
 
 
 def test_legal_moves_of_a_turn():
-    state = table(hands=[[lux(0, 0), lux(0, 1)], []], track=[8, 30])
+    # seat 0 paid 4 for the good at Shanghai and 18 for a branch: 8 left
+    state = Story(hands=[[lux(0, 0), lux(0, 1)], []]).auction_round([(0, branch(0, 0), 18)]).state
     moves = GAME.legal_moves(state, 0)
     assert SellBundle(goods=[lux(0, 0), lux(0, 1)]) in moves
     assert PurchaseGood(slot=3) in moves and PurchaseGood(slot=2) not in moves
