@@ -39,21 +39,10 @@ class LobbyStore:
         the seats bound to a player, and the player), who is *to_act* in its opening state, and its
         opening events in one transaction."""
         try:
-            await self._create_game(game, token_hashes, events, bots or {}, players or {}, to_act)
+            async with self._connection() as conn, conn.transaction():
+                await self.insert_game(conn, game, token_hashes, events, bots or {}, players or {}, to_act)
         except psycopg.errors.UniqueViolation as exc:
             raise GameExists(game.game_id) from exc
-
-    async def _create_game(
-        self,
-        game: GameRow,
-        token_hashes: list[str | None],
-        events: list[StoredEvent],
-        bots: dict[int, str],
-        players: dict[int, str],
-        to_act: list[int] | None,
-    ) -> None:
-        async with self._connection() as conn, conn.transaction():
-            await self.insert_game(conn, game, token_hashes, events, bots, players, to_act)
 
     async def insert_game(
         self,

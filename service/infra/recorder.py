@@ -281,7 +281,8 @@ class Recorder:
         if self.batch_appends:
             acting = _int_array(to_act)
             update = (game_id, expected_version, events[-1].seq, events[-1].hash, status, now, acting)
-            row = await self._in_batch(game_id, sql, params, rows, update, idem)
+            future: asyncio.Future[TupleRow | None] = asyncio.get_running_loop().create_future()
+            row = await self._in_batch(_Pending(game_id, sql, params, rows, update, idem, future))
         else:
             row = await self._alone(sql, params, game_id, events[-1].seq, events[-1].hash)
         if row is None:
@@ -327,23 +328,15 @@ class Recorder:
             return "absent"
         return "committed" if row[0] == last_hash else "lost_race"
 
-    async def _in_batch(
-        self,
-        game_id: str,
-        sql: str,
-        params: list[Any],
-        rows: list[tuple[Any, ...]],
-        update: tuple[Any, ...],
-        idempotency: tuple[Any, ...] | None,
-    ) -> TupleRow | None:
-        loop = asyncio.get_running_loop()
+    async def _in_batch(self, pending: _Pending) -> TupleRow | None:
+        """*pending* joins the batch being gathered (a sender starts if none is in flight); its
+        answer once the batch (or, after a failure, the append alone) is settled."""
         batch = self._gathering
         if batch is None:
             batch = self._gathering = []
             if self._batches_in_flight < MAX_BATCHES_IN_FLIGHT:
                 self._batches_in_flight += 1
                 self._start_sender()
-        pending = _Pending(game_id, sql, params, rows, update, idempotency, loop.create_future())
         batch.append(pending)
         return await pending.answer
 
