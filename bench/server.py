@@ -47,6 +47,11 @@ def _status_kb(pid: int, field: str) -> int:
     return 0
 
 
+RATE_LIMIT_CHECKED = "100000000/minute"
+"""``YAMEN_RATE_LIMIT`` for a measurement with the rate limit on, as in production: every request
+pays for the check and its Redis counter, at a limit the one-address load generator never reaches."""
+
+
 class Server:
     """``python -m service.cli serve`` in its own session, so stopping it stops its workers."""
 

@@ -47,7 +47,7 @@ import msgspec
 from . import loadgen
 from .infra import create_db, describe_machine, drop_db
 from .measure import Window, run_loop
-from .server import Server
+from .server import RATE_LIMIT_CHECKED, Server
 from .stats import median
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -277,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     srv = Server("granian", args.workers, url, args.redis_url, 16, ROOT / "bench-results", label="ws")
     # The production defaults: the access log written, every request counted by the rate limit.
     srv.env["YAMEN_ACCESS_LOG"] = "1"
-    srv.env["YAMEN_RATE_LIMIT"] = "100000000/minute"
+    srv.env["YAMEN_RATE_LIMIT"] = RATE_LIMIT_CHECKED
     runs: dict[str, list[dict[str, Any]]] = {"echo": [], "http": [], "ws": [], "peer": []}
     try:
         srv.start()
