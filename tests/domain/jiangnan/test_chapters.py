@@ -28,29 +28,33 @@ from domain.jiangnan.commands import (
     TravelTo,
     VisitDistrict,
 )
+from domain.jiangnan.events import TalentChosen
 from domain.jiangnan.scoring import final_scoring
 from domain.jiangnan.state import Frame
 from domain.jiangnan.table import boat_ranking, metric, pointed
 from domain.kernel import Rng
 from tests.support import given_state
 
-from .helpers import at, final_scoring_example, play, run, types
+from .helpers import Story, final_scoring_example, play, run, types
+
+FOUR = C.TALENT_POOLS["four"]
 
 
-def opened(seed: str = "ch", **kw):
-    """A game after the setup decisions (starting portfolios, talent draft): round 1."""
-    state, _ = GAME.start(JiangnanOptions(**kw), seed)
-    i = 0
-    while state.phase == "start":
-        seat = GAME.to_act(state)[0]
-        state = GAME.fold(state, GAME.decide(state, seat, GAME.legal_moves(state, seat)[0], Rng(seed, i)))
-        i += 1
-    return state
-
-
-def upkeep(state, phase, rnd=1):
-    state.steps, state.phase, state.round = [], phase, rnd
-    return state
+def talented(talent, seat=0, **kw):
+    """A Chapter 2 game (seed "ch") in which *seat* took *talent* in the Talent draft (a talent of
+    the advanced pool: the free configuration drafts that pool, offering it)."""
+    if talent in FOUR:
+        return Story(kw.pop("players", 4), "ch", chapter=2, talent_picks={seat: talent}, **kw)
+    offer = [talent, *(t for t in ("A16", "A09", "A08", "A01", "A02", "A04", "A07") if t != talent)][:8]
+    return Story(
+        kw.pop("players", 4),
+        "ch",
+        chapter=2,
+        talents="advanced",
+        talent_offer=offer,
+        talent_picks={seat: talent},
+        **kw,
+    )
 
 
 # --- Game Chapters: the printed setups -------------------------------------------------------------
@@ -144,46 +148,41 @@ def test_advanced_talent_draft_reverse_order_and_the_muse_stack():
 
 
 def test_four_great_talents_and_wealthy_start():
-    state, _ = GAME.start(JiangnanOptions(players=4, chapter=6), "wealth")
-    while (
-        not state.talent_offer
-        or GAME.legal_moves(state, GAME.to_act(state)[0])[0].__class__ is not ChooseTalent
-    ):
-        seat = GAME.to_act(state)[0]
-        state = GAME.fold(state, GAME.decide(state, seat, GAME.legal_moves(state, seat)[0], Rng("w", 0)))
-    seat = GAME.to_act(state)[0]
-    state.talent_offer = ["A12", *state.talent_offer[1:]]
-    _, after = play(state, seat, ChooseTalent(talent="A12"))
+    seat = 3  # the first to choose, in reverse player order
+    offer = ["A12", "A16", "A17", "A18", "A19", "A20", "A01", "A02"]
+    story = Story(4, "wealth", chapter=6, talent_offer=offer, talent_picks={seat: "A12"})
+    first = next(e for e in story.events if isinstance(e, TalentChosen))
+    assert first == TalentChosen(seat=seat, talent="A12")
+    after = story.state
     assert after.p[seat].coins == 9 and after.p[seat].ideas == {"drama": 3, "novel": 3, "painting": 3}
 
 
 # --- Talent powers ----------------------------------------------------------------------------------
 def test_acclaim_doubles_the_payout_and_patron_the_servant_income():
-    state = at(opened(players=4, chapter=2), 0, "publish_or_inspire", "teahouse")
-    p = state.p[0]
-    p.talent, p.unpublished, p.ideas["drama"] = "A04", ["B3"], 3
+    story = talented("A04", drawn={0: ["S06", "S05"]}).holds(0, "B3").gained(0, "inspiration", drama=2)
+    state = story.visits(0, "teahouse").state  # S06: a Spirit
+    assert state.p[0].talent == "A04" and state.p[0].ideas["drama"] == 3
     _, after = play(state, 0, Publish(portfolio="B3"))
     assert after.p[0].vp == 6  # 3 VP payout doubled
-    state = opened(players=4, chapter=2)
-    state.p[0].talent = "A11"
-    state.p[0].track = ["S01", "S05"]
-    state.displays["teahouse"] = [["drama", 0], ["novel", -1], ["drama", -1]]
+    story = talented("A11", drawn={0: ["S01", "S05"]}, teahouse=["novel", "drama", "painting"])
+    state = story.display_tiles("teahouse", ("drama", 0)).state
+    assert state.displays["teahouse"] == [["drama", 0], ["novel", -1], ["drama", -1]]
     _, after = play(state, 0, VisitDistrict(slot=1, district="teahouse"))
     assert after.p[0].coins == 3 + 1 + 2  # discard coin + 2 for the one servant
 
 
 def test_wanderer_doubles_passing_and_city_bonuses():
-    state = at(opened(players=4, chapter=2), 0, "fair", "district")
-    state.p[0].talent, state.p[0].spirit, state.p[0].fair = "A05", 2, 0
-    state.shops = ["A1", "A5", "A2", "A3", "A4", "A6"]
+    story = talented("A05", drawn={0: ["S10", "S11"]}, shops=["A1", "A5", "A2", "A3", "A4", "A6"])
+    state = story.gained(0, "earlier costs", spirit=-2).visits(0, "temple_fair").state  # S10: a Drama
+    assert state.p[0].spirit == 2 and state.p[0].fair == 0
     _, after = play(state, 0, MoveServant(distance=1, clockwise=True))  # path 0: spirit
     assert after.p[0].spirit == 4 and after.p[0].spirits_tiles == 1
 
 
 def test_royalty_doubles_drama_and_novel_income():
-    state = upkeep(opened(players=4, chapter=2), "income")
-    seat = state.order[0]
-    state.p[seat].talent, state.p[seat].published = "A06", ["B8", "C8"]
+    seat = 0  # first in turn order
+    state = talented("A06", seat).age2_swapped().published(seat, "B8", "C8").upkeep("income").state
+    assert state.order[0] == seat
     coins = state.p[seat].coins
     _, after = run(state)
     assert after.p[seat].coins == coins + 4
@@ -192,43 +191,44 @@ def test_royalty_doubles_drama_and_novel_income():
 
 
 def test_captain_wins_ties_and_scores_3_vp_for_first_place():
-    state = upkeep(opened(players=4, chapter=2), "boats")
-    last = state.river[-1]
-    state.boats[last].spaces = [[1, 1], [2, 1], [-1, 0], [-1, 0]]
-    state.p[1].servants -= 1
-    state.p[2].servants -= 1
-    state.p[2].talent = "A14"
-    assert boat_ranking(state, last) == [2, 1]
-    for d in state.tracks:
-        state.tracks[d] = []
+    story = talented("A14", 2)
+    last = story.state.river[-1]
+    state = story.boarded(last, 1, 2).upkeep("boats").state
+    assert state.boats[last].spaces == [[1, 1], [2, 1], [-1, 0], [-1, 0]]
+    assert boat_ranking(state, last) == [2, 1] and all(t == [] for t in state.tracks.values())
     _, after = run(state)
     assert GAME.to_act(after) == [2] and after.p[2].vp == 3
 
 
 def test_frugal_pays_no_coins_and_calm_ignores_assistants():
-    state = opened(players=4, chapter=2)
-    p = state.p[0]
-    p.talent, p.coins, p.track = "A10", 0, ["S10", "S09"]  # discard S10 (drama), visit the Tavern
+    # discard S10 (drama), visit the Tavern
+    state = talented("A10", drawn={0: ["S10", "S09"]}).gained(0, "earlier costs", coins=-3).state
     assert VisitDistrict(slot=1, district="tavern") in GAME.legal_moves(state, 0)
     _, after = play(state, 0, VisitDistrict(slot=1, district="tavern"))
     assert after.p[0].coins == 0 and after.p[0].spirit == 5
-    state = upkeep(opened(players=4, chapter=2), "spirits")
-    for seat in range(4):
-        state.p[seat].assistants, state.p[seat].spirit, state.p[seat].unpublished = ["B01", "B02"], 4, []
-    state.p[0].talent = "A01"
+    story = talented("A01")
+    for seat in (0, 1):  # each published its starting Portfolio and hired 2 Assistants
+        story.published(seat, *story.state.p[seat].unpublished).hired(seat, *story.state.muses[:2])
+    state = story.upkeep("spirits").state
+    for seat in (0, 1):
+        p = state.p[seat]
+        assert len(p.assistants) == 2 and p.spirit == 4 and p.unpublished == []
     _, after = run(state)
     assert after.p[0].spirit == 3 and after.p[1].spirit == 1
 
 
 def test_charming_takes_one_more_at_society_and_an_extra_muse_servant():
-    state = at(opened(players=4, chapter=4), 0, "society")
-    state.p[0].talent = "A13"
+    offer = ["A13", "A16", "A01", "A02", "A03", "A04", "A09", "A08"]
+    story = Story(4, "ch", chapter=4, talent_offer=offer, talent_picks={0: "A13"}, drawn={0: ["S04", "S01"]})
+    state = story.visits(0, "society").state
     _, after = play(state, 0, TakeIdeas(ideas=["drama", "drama"]))
     assert after.steps[-1].kind == "society_extra" and Pass() in GAME.legal_moves(after, 0)
     _, after = play(after, 0, TakeIdea(idea="novel"))
     assert after.p[0].ideas["drama"] == 3 and after.p[0].ideas["novel"] == 2
-    state = at(opened(players=4, chapter=4), 0, "muse", "parlour")
-    state.p[0].talent = "A15"
+    offer = ["A15", "A16", "A01", "A02", "A03", "A04", "A09", "A08"]
+    story = Story(4, "ch", chapter=4, talent_offer=offer, talent_picks={0: "A15"}, drawn={0: ["S10", "S03"]})
+    state = story.visits(0, "parlour").state
+    assert state.steps[-1].kind == "muse" and state.steps[-1].arg == "parlour"
     a, b = state.muses[:2]
     _, after = play(state, 0, PlaceServant(muse=a))
     assert after.steps[-1].kind == "muse" and after.steps[-1].arg == "talent"
@@ -239,11 +239,22 @@ def test_charming_takes_one_more_at_society_and_an_extra_muse_servant():
 
 # --- Imperial Exam (Society side B) -----------------------------------------------------------------
 def test_imperial_exam_juren_then_gongshi():
-    state = at(opened(players=3, chapter=3), 0, "society")
-    p = state.p[0]
-    p.unpublished, p.ideas = ["A1", "B1"], {"drama": 2, "novel": 2, "painting": 1}
+    def exam(degree=0, painting=0, *portfolios):  # seat 0 kept B1 and visits the Society (S06: Spirit)
+        story = Story(3, "ch", chapter=3, starting={0: "B1"}, drawn={0: ["S06", "S01"]}).holds(0, *portfolios)
+        if degree:
+            story.degree(0, degree)
+        gain = 1 if degree == 0 else 2
+        story.gained(0, "inspiration", drama=gain, novel=gain, painting=gain - 1 + painting)
+        return story.visits(0, "society").state
+
+    state = exam(0, 0, "A1")
+    assert state.p[0].unpublished == ["B1", "A1"] and state.p[0].ideas == {
+        "drama": 2,
+        "novel": 2,
+        "painting": 1,
+    }
     given_state(GAME, state).when(0, TakeExam()).raises("cannot_take_exam")
-    p.ideas["painting"] = 2
+    state = exam(0, 1, "A1")
     _, after = play(state, 0, TakeExam())
     assert after.p[0].degree == 1 and GAME.legal_moves(after, 0) == [
         DiscardPortfolio(portfolio="A1"),
@@ -257,32 +268,38 @@ def test_imperial_exam_juren_then_gongshi():
     q = after.p[0]
     assert q.unpublished == [] and sum(q.ideas.values()) == 0 and q.published == []
     assert metric(after, 0, "drama") == 1 and metric(after, 0, "published") == 3  # acts as 1 of each type
-    state.p[0].degree, state.p[0].unpublished = 1, ["A1", "B1", "C1"]
-    state.p[0].ideas = {"drama": 3, "novel": 3, "painting": 3}
+    state = exam(1, 1, "A1", "C1")
+    assert state.p[0].degree == 1 and sorted(state.p[0].unpublished) == ["A1", "B1", "C1"]
+    assert state.p[0].ideas == {"drama": 3, "novel": 3, "painting": 3}
     _, after = play(state, 0, TakeExam())
     assert after.p[0].degree == 2 and after.steps[-1].n == 3 and after.steps[-2].n == 9
-    state.p[0].degree = 2
+    state = exam(2, 1, "A1", "C1")
+    assert state.p[0].degree == 2
     assert TakeExam() not in GAME.legal_moves(state, 0)
 
 
 def test_degrees_score_in_public_scoring_but_give_no_income():
-    state = upkeep(opened(players=3, chapter=3), "income")
-    for p in state.p:
-        p.degree = 2
+    story = Story(3, "ch", chapter=3)
+    for seat in range(3):
+        story.degree(seat, 2)
+    state = story.upkeep("income").state
     coins = [p.coins for p in state.p]
     _, after = run(state)
     assert [p.coins for p in after.p] == coins
-    after.trend_track = ["drama", "painting"]
     from domain.jiangnan.upkeep import public_points
 
+    after = story.trends("drama", "painting").state
+    assert after.p[0].degree == 2 and after.trend_track == ["drama", "painting"]
     assert public_points(after, 0, 2) == 8
 
 
 # --- Traveling Artisans (Travel side B) -------------------------------------------------------------
 def test_traveling_artisans_publish_instead_of_paying():
-    state = at(opened(players=3, chapter=4), 0, "travel", "district")
+    story = Story(3, "ch6", chapter=4, starting={0: "C1"}, drawn={0: ["S10", "S07"]})  # S10: a Drama
+    story.gained(0, "earlier costs", coins=-3, spirit=-1, novel=1)
+    state = story.visits(0, "travel").state
     p = state.p[0]
-    p.coins, p.unpublished, p.ideas["novel"], p.spirit = 0, ["C1"], 2, 3
+    assert (p.coins, p.unpublished, p.ideas["novel"], p.spirit) == (0, ["C1"], 2, 3)
     displays = [list(map(list, v)) for v in state.displays.values()]
     moves = GAME.legal_moves(state, 0)
     assert moves == [PublishToTravel(portfolio="C1")]
@@ -299,42 +316,47 @@ def test_traveling_artisans_publish_instead_of_paying():
 
 # --- Charming Scholar (Parlour side B) --------------------------------------------------------------
 def test_charm_tile_extra_servant_and_new_charm_each_round():
-    state = at(opened(players=3, chapter=5), 0, "muse", "parlour")
-    state.charm, state.p[0].cities = "E", ["A1"]
-    state.p[0].servants -= 1
+    def parlour(*cities):  # S10: a Drama
+        story = Story(3, "ch", chapter=5, drawn={0: ["S10", "S03"]}).charm("E").travelled(0, *cities)
+        return story.visits(0, "parlour").state
+
+    state = parlour("A1")
+    assert state.charm == "E" and state.p[0].cities == ["A1"] and state.p[0].servants == 24
     a, _b = state.muses[:2]
     _, after = play(state, 0, PlaceServant(muse=a))
     assert after.steps[-1].arg == "charm"
     ideas = dict(after.p[0].ideas)
     _, after = play(after, 0, PlaceServant(muse=a))
     assert a in after.p[0].assistants and after.p[0].ideas == ideas  # hired, no second bonus
-    state.p[0].cities = []
+    state = parlour()
     _, after = play(state, 0, PlaceServant(muse=a))
     assert after.steps[-1].kind != "muse"
-    state = upkeep(opened(players=3, chapter=5), "board")
+    state = Story(3, "ch", chapter=5).upkeep("board").state
     bottom = state.charm_column[-1]
     events, after = run(state)
     assert after.charm == bottom and len(after.charm_column) == 4 and "CharmReplaced" in types(events)
 
 
 # --- Shops B1-B6 and the Special Action Pointer B / C -------------------------------------------------
-def shop_state(shop, **kw):
-    state = at(opened(players=3, chapter=4, **kw), 0, "fair", "district")
-    state.shops = (
-        [shop if i == 1 else f"B{i + 1}" for i in range(6)]
-        if shop != "B2"
-        else ["B1", "B2", "B3", "B4", "B5", "B6"]
-    )
-    state.p[0].fair = 0
+def shop_story(shop):
+    """Chapter 4, Shops B: *shop* one space clockwise of the Temple Fair start; seat 0 has the
+    Temple Fair tile S11 and the rightmost S06 (a Spirit)."""
+    others = [s for s in C.SHOPS_B if s != shop]
+    return Story(3, "ch", chapter=4, shops=[others[0], shop, *others[1:]], drawn={0: ["S06", "S11"]})
+
+
+def shop_state(shop, story=None):
+    """Seat 0 visits the Temple Fair (its Servant at the start) with *shop* one space clockwise."""
+    state = (story or shop_story(shop)).visits(0, "temple_fair").state
+    assert state.shops[1] == shop and state.p[0].fair == 0 and state.steps[-1].kind == "fair"
     return state
 
 
 def test_shop_b5_liquor_and_b6_calligraphy():
     state = shop_state("B5")
-    state.shops[1] = "B5"
     _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
     assert after.p[0].coins == 3 + 5
-    state.shops[1] = "B6"
+    state = shop_state("B6")
     _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
     assert GAME.legal_moves(after, 0) == [DrawPortfolio(), Pass()]
     _, after = play(after, 0, DrawPortfolio())
@@ -344,10 +366,8 @@ def test_shop_b5_liquor_and_b6_calligraphy():
 
 
 def test_shop_b1_publishes_in_a_chosen_district_for_1_coin():
-    state = shop_state("B1")
-    state.shops[1] = "B1"
-    p = state.p[0]
-    p.unpublished, p.ideas["drama"] = ["B1"], 2
+    state = shop_state("B1", shop_story("B1").holds(0, "B1").gained(0, "inspiration", drama=1))
+    assert "B1" in state.p[0].unpublished and state.p[0].ideas["drama"] == 2
     _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
     assert PublishIn(portfolio="B1", district="tavern") in GAME.legal_moves(after, 0)
     _, after = play(after, 0, PublishIn(portfolio="B1", district="tavern"))
@@ -356,47 +376,53 @@ def test_shop_b1_publishes_in_a_chosen_district_for_1_coin():
 
 def test_shop_b2_b3_b4():
     state = shop_state("B3")
-    state.shops[1] = "B3"
-    state.p[0].ideas = {"drama": 1, "novel": 1, "painting": 1}
+    assert state.p[0].ideas == {"drama": 1, "novel": 1, "painting": 1}
     _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
     for give, take in (("drama", "novel"), ("painting", "novel"), ("novel", "drama")):
         _, after = play(after, 0, ExchangeIdeas(give=[give], take=[take]))
     assert after.p[0].ideas == {"drama": 1, "novel": 2, "painting": 0}
     assert after.steps[-1].kind != "exchange"
-    state.shops[1] = "B2"
-    state.p[0].used = ["S03", "S04"]
+    story = Story(
+        3,
+        "ch",
+        chapter=4,
+        shops=["B1", "B2", "B3", "B4", "B5", "B6"],
+        drawn={0: ["S06", "S11", "S03", "S04"]},
+    )
+    state = shop_state("B2", story.used(0, "S03", "S04"))
+    assert state.p[0].used == ["S03", "S04", "S11"]
     _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
     _, after = play(after, 0, SwapActionTile(tile="S03", slot=0))
     assert after.steps[-1].kind == "swap_tile" and Pass() in GAME.legal_moves(after, 0)
-    state.shops[1] = "B4"
-    a, b = state.river[0], state.river[1]
-    state.boats[a].spaces = [[0, 1], [-1, 0], [-1, 0], [-1, 0]]
-    state.p[0].servants -= 1
+    story = shop_story("B4")
+    a, b = story.state.river[0], story.state.river[1]
+    state = shop_state("B4", story.boarded(a, 0))
+    assert state.boats[a].spaces == [[0, 1], [-1, 0], [-1, 0], [-1, 0]] and state.p[0].servants == 24
     _, after = play(state, 0, MoveServant(distance=1, clockwise=True))
     _, after = play(after, 0, MoveBoatServant(from_boat=a, to_boat=b))
     assert after.boats[b].spaces[0] == [0, 1] and after.p[0].coins == 3
 
 
 def test_pointer_b_and_c_point_at_two_shops_and_rotate():
-    state = opened(players=3, chapter=4)
+    story = Story(3, "ch", chapter=4, travel={"A1": "T12"}, drawn={0: ["S10", "S07"]})  # A1: special action
+    state = story.state
     assert state.cfg.pointer == "B" and pointed(state) == [0, 1]
-    state = at(state, 0, "travel", "district")
-    state.travel["A1"] = "T12"  # the special action city
+    state = story.visits(0, "travel").state
     _, after = play(state, 0, TravelTo(city="A1"))
     assert after.steps[-1].kind == "pick_shop"
     assert GAME.legal_moves(after, 0) == [ChooseShop(shop=state.shops[0]), ChooseShop(shop=state.shops[1])]
     given_state(GAME, after).when(0, ChooseShop(shop=state.shops[3])).raises("shop_not_pointed")
-    state = opened(players=3, chapter=5)
-    assert state.cfg.pointer == "C" and pointed(state) == [0, 3]
-    state = upkeep(state, "board")
+    story = Story(3, "ch", chapter=5)
+    assert story.state.cfg.pointer == "C" and pointed(story.state) == [0, 3]
+    state = story.upkeep("board").state
     _, after = run(state)
     assert pointed(after) == [1, 4]
 
 
 # --- Advanced Action Tiles, mixed and tighter drafting ----------------------------------------------
 def test_advanced_tile_discard_bonus_portfolio_before_the_district_action():
-    state = opened(players=3, chapter=3)
-    state.p[0].track = ["1-A1", "S05"]  # 1-A1: Gain a Portfolio
+    # 1-A1: Gain a Portfolio, drafted in Round 1
+    state = Story(3, "ch", chapter=3).next_round(drafted={0: ["1-A1"]}, drawn={0: ["1-A1", "S05"]}).state
     _, after = play(state, 0, VisitDistrict(slot=1, district="teahouse"))
     assert after.steps[-1].kind == "take_portfolio" and after.steps[-2].kind == "district"
     pid = after.display[0]
@@ -405,22 +431,22 @@ def test_advanced_tile_discard_bonus_portfolio_before_the_district_action():
 
 
 def test_advanced_tile_special_action_bonus():
-    state = opened(players=3, chapter=3)
-    state.shops = ["A5", "A1", "A2", "A3", "A4", "A6"]
-    state.p[0].track = ["1-A2", "S05"]  # 1-A2: Activate Special Action (Liquor Shop at the pointer)
+    # 1-A2: Activate Special Action (Liquor Shop at the pointer), drafted in Round 1
+    story = Story(3, "ch", chapter=3, shops=["A5", "A1", "A2", "A3", "A4", "A6"])
+    state = story.next_round(drafted={0: ["1-A2"]}, drawn={0: ["1-A2", "S05"]}).state
     _, after = play(state, 0, VisitDistrict(slot=1, district="teahouse"))
     assert after.p[0].spirits_tiles == 1 and after.steps[-1].kind == "publish_or_inspire"
 
 
 @pytest.mark.parametrize("chapter,players,count", [(4, 3, 12), (4, 4, 15), (5, 4, 12), (2, 3, 9), (3, 3, 12)])
 def test_refill_counts_by_upkeep_side_and_mixed_ages(chapter, players, count):
-    state = upkeep(opened(players=players, chapter=chapter), "events", 1)
-    _, after = run(state)
+    story = Story(players, "ch", chapter=chapter).upkeep("events", 1)
+    state = story.state
+    after = story.runs().state
     assert len(after.upkeep_tiles) == count
     ages = {C.ACTION_TILES[t]["age"] for t in after.upkeep_tiles}
     assert ages <= ({1, 2} if after.cfg.mixed_ages else {2})
-    after = upkeep(after, "events", 2)
-    _, after = run(after)
+    after = story.upkeep("events", 2).runs().state
     assert len(after.upkeep_tiles) == count and {C.ACTION_TILES[t]["age"] for t in after.upkeep_tiles} <= (
         {3, 4} if after.cfg.mixed_ages else {3}
     )
@@ -432,9 +458,9 @@ def test_refill_counts_by_upkeep_side_and_mixed_ages(chapter, players, count):
 
 # --- Advanced Final Scoring and Scoring Goals G-L ---------------------------------------------------
 def test_final_scoring_example_under_the_advanced_overlay():
-    state = opened(players=4, chapter=2)
+    story, (orange, green, _white) = final_scoring_example(seed="ch", players=4, chapter=2, goals="A-L")
+    state = story.state
     assert state.cfg.overlay == "B"
-    orange, green, _white = final_scoring_example(state)
     out = final_scoring(state)
     # 5 x 4 Dramas; 1 set x 5; 2 x 2 assistants; 1+2+3+4 scenery; 4 ideas -> 1
     assert out[orange] == {"before": 0, "goals": 20, "sets": 5, "assistants": 4, "scenery": 10, "ideas": 1}
@@ -453,15 +479,15 @@ def test_final_scoring_example_under_the_advanced_overlay():
     ],
 )
 def test_scoring_goals_g_to_l(goal, first, second):
-    state = opened(players=3, chapter=2)
-    for b in state.boats:
-        b.goal, b.spaces = None, [[-1, 0]] * 4
-    boat = state.river[0]
-    state.boats[boat].goal = goal
-    state.boats[boat].spaces = [[0, 3], [1, 2], [2, 1], [-1, 0]]
-    state.p[0].spirit, state.p[1].spirit = 5, 2
-    state.p[0].published = ["B1", "B2", "B3", "C1", "A1"]  # 3 dramas, 1 novel, 1 painting
-    state.p[1].published = ["B4", "B5"]
+    column = [*[g for g in "GHIJKL" if g != goal][:4], goal]
+    story = Story(3, "ch", chapter=2, goal_column=column, starting={0: "C1", 1: "C4", 2: "C6"})
+    boat = story.trends("drama").state.river[0]  # the only boat with a goal so far
+    story.boarded(boat, 0, 0, 0, 1, 1, 2)
+    story.gained(0, "rest", spirit=1).gained(1, "earlier costs", spirit=-2)
+    story.published(0, "B1", "B2", "B3", "C1", "A1")  # 3 dramas, 1 novel, 1 painting
+    state = story.published(1, "B4", "B5").state
+    assert state.boats[boat].goal == goal and state.boats[boat].spaces == [[0, 3], [1, 2], [2, 1], [-1, 0]]
+    assert state.p[0].spirit == 5 and state.p[1].spirit == 2
     out = final_scoring(state)
     assert out[0]["goals"] == first and out[1]["goals"] == second and out[2]["goals"] == 0
 
@@ -470,14 +496,13 @@ def test_spirits_tiles_are_used_before_final_scoring_when_goal_g_counts_spirit()
     """Spirit Level Track: a Spirits Tile may be discarded "anytime" for +3 Spirit.  Goal G scores
     the Spirit Level at the end: every held Spirits Tile is used before Final Scoring (it can only
     raise the holder's score; none is wasted at Spirit 6)."""
-    state = upkeep(opened(players=3, chapter=2), "events", 6)
-    for b in state.boats:
-        b.goal, b.spaces = None, [[-1, 0]] * 4
-    boat = state.river[0]
-    state.boats[boat].goal = "G"
-    state.boats[boat].spaces = [[0, 3], [1, 2], [-1, 0], [-1, 0]]
-    state.p[0].spirit, state.p[0].spirits_tiles = 6, 1
-    state.p[1].spirit, state.p[1].spirits_tiles = 1, 2
+    story = Story(3, "ch", chapter=2, goal_column=["H", "I", "J", "K", "G"])
+    boat = story.trends("drama").state.river[0]  # the only boat with a goal
+    story.boarded(boat, 0, 0, 0, 1, 1)
+    story.gained(0, "rest", spirit=2).spirits_tiles(0)
+    story.gained(1, "earlier costs", spirit=-3).spirits_tiles(1, 2)
+    state = story.upkeep("events", 6).state
+    assert state.boats[boat].goal == "G" and state.boats[boat].spaces == [[0, 3], [1, 2], [-1, 0], [-1, 0]]
     events, after = run(state)
     assert types(events)[1:5] == [
         "SpiritsTileUsed",
@@ -495,24 +520,20 @@ def test_wanderer_doubles_a_peddler_city_bonus_only_during_a_travel_or_temple_fa
     Bonus".  The Peddler (A2) from the Temple Fair doubles; from B03 in Upkeep it does not."""
     from domain.jiangnan.events import ResourcesChanged, StepEnded, Travelled
 
-    state = at(opened(players=4, chapter=2), 0, "fair", "district")
-    state.p[0].talent, state.p[0].fair = "A05", 0
-    state.shops = ["A1", "A2", "A5", "A3", "A4", "A6"]
-    state.travel["A1"] = "T01"  # a Novel Idea
-    _, visit = play(state, 0, MoveServant(distance=1, clockwise=True))
-    assert visit.steps[-1].arg == "peddler"
-    visit.p[0].spirit = 3
+    shops, travel = ["A1", "A2", "A5", "A3", "A4", "A6"], {"A1": "T01"}  # A1: a Novel Idea
+    story = talented("A05", drawn={0: ["S10", "S11"]}, shops=shops, travel=travel)  # S10: a Drama
+    story.gained(0, "earlier costs", spirit=-3).visits(0, "temple_fair")
+    _, visit = play(story.state, 0, MoveServant(distance=1, clockwise=True))  # path 0: Spirit, doubled
+    assert visit.steps[-1].arg == "peddler" and visit.p[0].spirit == 3
     assert given_state(GAME, visit).when(0, TravelTo(city="A1")).events()[:4] == [
         StepEnded(),
         ResourcesChanged(seat=0, why="travel", spirit=1),
         Travelled(seat=0, city="A1"),
         ResourcesChanged(seat=0, why="city bonus", novel=2),
     ]
-    state = upkeep(opened(players=4, chapter=2), "income")
-    state.steps = [Frame(kind="income", seat=0)]
-    state.p[0].talent, state.p[0].assistants, state.p[0].spirit = "A05", ["B03"], 4
-    state.shops[state.pointer] = "A2"
-    state.travel["A1"] = "T01"
+    story = talented("A05", shops=["A2", "A1", "A5", "A3", "A4", "A6"], travel=travel, muses=["B03"])
+    _, state = run(story.hired(0, "B03").upkeep("income").state)
+    assert state.steps[-1] == Frame(kind="income", seat=0) and state.p[0].spirit == 4
     _, away = play(state, 0, ActivateAssistant(assistant="B03"))
     assert away.steps[-1].arg == "peddler_away"
     assert given_state(GAME, away).when(0, TravelTo(city="A1")).events()[:4] == [

@@ -18,7 +18,7 @@ from domain.jiangnan.evolve import EVOLVER
 from domain.kernel import InvalidOptions, redact_for
 from tests.support import given, given_state
 
-from .helpers import at, opening, play, started, types
+from .helpers import Story, opening, play, started, types
 
 
 @pytest.mark.parametrize("players,tiles", [(3, 9), (4, 12)])
@@ -85,9 +85,7 @@ def test_starting_portfolios_each_keep_one_and_the_rest_form_the_display():
 
 
 def test_player_turn_five_steps():
-    state = started()
-    p = state.p[0]
-    p.track = ["S01", "S05", "S07", "S12"]  # S01 (rightmost): Society, coin
+    state = Story(drawn={0: ["S01", "S05", "S07", "S12"]}).state  # S01 (rightmost): Society, coin
     _, after = play(state, 0, VisitDistrict(slot=1, district="teahouse"))
     q = after.p[0]
     assert q.used == ["S05"] and q.discarded == ["S01"]
@@ -101,8 +99,8 @@ def test_player_turn_five_steps():
 
 
 def test_age_3_tiles_offer_either_district():
-    state = started()
-    state.p[0].track = ["S01", "3-01"]  # 3-01: Society or Parlour
+    # 3-01: Society or Parlour, an Age 3 tile drafted in an earlier Upkeep
+    state = Story().next_round(drafted={0: ["3-01"]}, drawn={0: ["S01", "3-01"]}).state
     moves = GAME.legal_moves(state, 0)
     assert (
         VisitDistrict(slot=1, district="society") in moves
@@ -112,20 +110,18 @@ def test_age_3_tiles_offer_either_district():
 
 
 def test_discard_bonus_may_pay_the_visit():
-    state = started()
-    state.p[0].coins = 0
-    state.p[0].track = ["S09", "S10"]  # rightmost S09 gives 1 coin; S10 is a Tavern tile
+    # rightmost S09 gives 1 coin; S10 is a Tavern tile
+    state = Story(drawn={0: ["S09", "S10"]}).gained(0, "earlier costs", coins=-3).state
     assert VisitDistrict(slot=1, district="tavern") in GAME.legal_moves(state, 0)
     _, after = play(state, 0, VisitDistrict(slot=1, district="tavern"))
     assert after.p[0].coins == 0 and after.p[0].spirit == 5
-    state.p[0].track = ["S10", "S09"]  # now the discarded tile gives a drama idea
+    # now the discarded tile gives a drama idea
+    state = Story(drawn={0: ["S10", "S09"]}).gained(0, "earlier costs", coins=-3).state
     given_state(GAME, state).when(0, VisitDistrict(slot=1, district="tavern")).raises("insufficient_coins")
 
 
 def test_full_scholar_track_cannot_be_visited():
-    state = started()
-    state.tracks["society"] = [1, 2, 3, 1]
-    state.p[0].track = ["S12", "S01"]
+    state = Story(drawn={0: ["S12", "S01"]}).scholars("society", 1, 2, 3, 1).state
     given_state(GAME, state).when(0, VisitDistrict(slot=1, district="society")).raises("district_full")
 
 
@@ -140,10 +136,9 @@ def test_wrong_seat_and_wrong_step():
 def test_rest_example():
     """Green has no coins and cannot visit any of its 4 districts: Rest with the third tile,
     discard the rightmost for 1 Spirit, gain 2 Coins and 4 Spirit (capped at 6)."""
-    state = started()
-    p = state.p[0]
-    p.coins, p.spirit = 0, 2
-    p.track = ["1-07", "S04", "S10", "1-08"]  # travel/spirit, parlour, tavern, travel
+    # travel/spirit, parlour, tavern, travel: 1-07 and 1-08 drafted in the round before
+    story = Story().next_round(drafted={0: ["1-07", "1-08"]}, drawn={0: ["1-07", "S04", "S10", "1-08"]})
+    state = story.gained(0, "earlier costs", coins=-3, spirit=-2).state
     assert GAME.legal_moves(state, 0) == [Rest(slot=i) for i in range(4)]
     _events, after = play(state, 0, Rest(slot=2))
     q = after.p[0]
@@ -153,12 +148,11 @@ def test_rest_example():
 
 
 def test_spirits_tile_any_time():
-    state = started()
-    state.p[0].spirits_tiles, state.p[0].spirit = 1, 2
+    state = Story().spirits_tiles(0).gained(0, "earlier costs", spirit=-2).state
     assert UseSpiritsTile() in GAME.legal_moves(state, 0)
     _, after = play(state, 0, UseSpiritsTile())
     assert after.p[0].spirit == 5 and after.p[0].spirits_tiles == 0 and GAME.to_act(after) == [0]
-    state.p[0].spirit = 6
+    state = Story().spirits_tiles(0).gained(0, "rest", spirit=2).state
     given_state(GAME, state).when(0, UseSpiritsTile()).raises("spirit_full")
 
 
@@ -192,7 +186,7 @@ def test_rejections_reveal_neither_the_stack_nor_a_bag():
     another seat's legal moves are empty (a bag's tiles never appear in a message)."""
     from domain.jiangnan.commands import TakePortfolios
 
-    state = at(started(), 0, "society")
+    state = Story(drawn={0: ["S04", "S01"]}).visits(0, "society").state
     hidden, held = state.stack[0], state.p[1].unpublished[0]
     shown = state.display[0]
     a = (
