@@ -13,28 +13,7 @@ import sys
 import time
 from typing import Any
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _children(pid: int) -> list[int]:
-    out: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for tid in tasks:
-        try:
-            text = pathlib.Path(f"/proc/{pid}/task/{tid}/children").read_text()
-        except OSError:
-            continue
-        for child in text.split():
-            out.append(int(child))
-            out.extend(_children(int(child)))
-    return out
+from tests.processes import descendants, free_port
 
 
 def _status_kb(pid: int, field: str) -> int:
@@ -135,7 +114,7 @@ class Server:
     def memory(self) -> dict[str, Any]:
         """VmHWM (peak RSS) of the server process and each of its descendants, in MiB."""
         assert self.proc is not None
-        pids = [self.proc.pid, *_children(self.proc.pid)]
+        pids = [self.proc.pid, *descendants(self.proc.pid)]
         hwm = {pid: _status_kb(pid, "VmHWM") / 1024 for pid in pids}
         workers = [hwm[p] for p in pids[1:]] or [hwm[self.proc.pid]]
         return {
@@ -150,7 +129,7 @@ class Server:
         assert self.proc is not None
         total = 0.0
         tick = os.sysconf("SC_CLK_TCK")
-        for pid in [self.proc.pid, *_children(self.proc.pid)]:
+        for pid in [self.proc.pid, *descendants(self.proc.pid)]:
             try:
                 fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                 total += (int(fields[11]) + int(fields[12])) / tick

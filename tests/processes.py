@@ -195,6 +195,15 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process below *pid*: its children, theirs, and so on (from /proc)."""
+    out: list[int] = []
+    for child in children(pid):
+        out.append(child)
+        out.extend(descendants(child))
+    return out
+
+
 def cmdline(pid: int) -> str:
     try:
         return pathlib.Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")

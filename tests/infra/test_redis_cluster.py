@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -31,24 +30,9 @@ from service.infra.cache import RedisSnapshotCache, cluster_master_of
 from service.infra.notices import CHANNEL
 from tests.conftest import make_app
 from tests.http.helpers import bearer, create
+from tests.processes import free_port
 
 HOST = "127.0.0.1"
-
-
-def _cluster_port() -> int:
-    """A free port whose cluster-bus port (+10000) is free too."""
-    while True:
-        with socket.socket() as probe:
-            probe.bind((HOST, 0))
-            port = probe.getsockname()[1]
-        if port + 10000 > 65535:
-            continue
-        with socket.socket() as bus:
-            try:
-                bus.bind((HOST, port + 10000))
-            except OSError:
-                continue
-        return port
 
 
 class Cluster:
@@ -112,7 +96,7 @@ def cluster() -> Iterator[tuple[Cluster, list[int]]]:
     ports = []
     try:
         for _ in range(6):
-            port = _cluster_port()
+            port = free_port(HOST, bus=True)
             the.start_node(port)
             ports.append(port)
         for port in ports:
