@@ -128,6 +128,7 @@ def ws_moves(
         await http[0].close()
         return {
             "move": w.result("move"),
+            "legal_moves": w.result("legal_moves"),
             "finished": finished,
             "errors": len(errors),
             "first_errors": errors[:3],
@@ -141,7 +142,9 @@ async def _one_move(ask: Any, slot: loadgen.Slot, rng: random.Random, w: Window,
     moves = slot.legal
     if moves is None:
         for _ in range(slot.players):
+            t0 = time.perf_counter()
             answer = await ask({"type": "get_legal_moves", "game_id": slot.game_id, "seat": slot.seat})
+            w.record("legal_moves", t0, time.perf_counter())
             if answer["type"] != "legal_moves":
                 raise RuntimeError(f"legal moves: {answer}")
             moves = answer["result"]["moves"]

@@ -17,6 +17,16 @@ from tests.fixture_game import GAME as BLUFF
 from tests.servers import REDIS_URL, fresh_database
 
 
+@pytest.fixture(autouse=True)
+def _access_lines_in_their_test() -> Iterator[None]:
+    """A test's access lines are written while its output is still captured (a thread writes
+    them out later otherwise, into whichever test runs then, or the terminal)."""
+    yield
+    from service.infra.logging import flush_access_log
+
+    flush_access_log()
+
+
 @pytest.fixture(scope="session")
 def database_url() -> Iterator[str]:
     with fresh_database("yamen_test_") as url:
