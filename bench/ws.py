@@ -11,7 +11,9 @@ alternating order so that drift in the machine's load hits each alike:
 - **http**: the one-trip client of ``bench/loadgen.py`` (``POST …/moves?include=legal_moves``, a
   ``GET …/legal-moves`` only when the turn passes to another seat);
 - **ws**: the same client over one socket per connection: ``move`` with ``include=legal_moves``,
-  ``get_legal_moves`` when the turn passes (``websockets``' asyncio client).
+  ``get_legal_moves`` when the turn passes, over :mod:`bench.wsclient` (a minimal client, as
+  :mod:`bench.http` is for HTTP: the load generator shares the cores it measures; ``--client
+  websockets`` takes the ``websockets`` library's instead).
 
 Each connection plays its games in turn, one request in flight at a time, over the same number of
 connections and games as the HTTP client.  Server CPU is read from ``/proc`` inside each window, and
@@ -44,7 +46,7 @@ from typing import Any
 
 import msgspec
 
-from . import loadgen
+from . import loadgen, wsclient
 from .infra import create_db, describe_machine, drop_db
 from .measure import Window, run_loop
 from .server import RATE_LIMIT_CHECKED, Server
@@ -67,17 +69,17 @@ def ws_moves(
     warmup: float,
     duration: float,
     keyed: bool = False,
+    client: str = "minimal",
 ) -> dict[str, Any]:
     """*games* games over *connections* sockets for one window; the ``move`` latencies and count.
-    *keyed*: every move carries an idempotency key, as the web client's do."""
-    from websockets.asyncio.client import connect
+    *keyed*: every move carries an idempotency key, as the web client's do.  *client*: the
+    load generator's WebSocket client, ``minimal`` (:mod:`bench.wsclient`) or ``websockets``."""
 
     async def main() -> dict[str, Any]:
         # The games are created over HTTP, as the HTTP client's are (creation is not measured).
         http = await loadgen._connections(host, port, 1)
         per = [games // connections + (1 if i < games % connections else 0) for i in range(connections)]
         slots = [await loadgen._create_many(http[0], kind, players, n) for n in per]
-        url = f"ws://{host}:{port}/v1/ws"
         w = Window(warmup, duration)
         errors: list[str] = []
         finished = 0
@@ -86,20 +88,20 @@ def ws_moves(
             nonlocal finished
             rng = random.Random(1000 + i)
             creator = (await loadgen._connections(host, port, 1))[0]  # a finished game's replacement
-            async with connect(url, max_size=None, compression=None, ping_interval=None) as socket:
+            async with await _open_socket(client, host, port) as socket:
                 asked = 0
 
                 async def ask(message: dict[str, Any]) -> dict[str, Any]:
                     nonlocal asked
                     asked += 1
                     message["id"] = str(asked)
-                    await socket.send(_enc.encode(message).decode())
+                    await socket.send(_enc.encode(message))
                     while True:
                         answer = _dec.decode(await socket.recv())
                         if answer.get("id") == message["id"]:
                             return answer
                         if answer["type"] == "ping":
-                            await socket.send('{"type":"pong"}')
+                            await socket.send(b'{"type":"pong"}')
 
                 async def hello(slot: loadgen.Slot) -> None:
                     for auth in slot.auth:
@@ -135,6 +137,22 @@ def ws_moves(
         }
 
     return run_loop(main())
+
+
+async def _open_socket(client: str, host: str, port: int) -> Any:
+    """A socket to ``/v1/ws`` with ``send(bytes)`` and ``recv()``, over the chosen client."""
+    if client == "minimal":
+        return await wsclient.connect(host, port, "/v1/ws")
+    from websockets.asyncio.client import connect
+
+    socket = await connect(f"ws://{host}:{port}/v1/ws", max_size=None, compression=None, ping_interval=None)
+    send = socket.send
+
+    async def send_text(data: bytes) -> None:
+        await send(data.decode())  # a str goes as a text frame
+
+    socket.send = send_text  # type: ignore[method-assign]
+    return socket
 
 
 async def _one_move(ask: Any, slot: loadgen.Slot, rng: random.Random, w: Window, keyed: bool = False) -> bool:
@@ -253,6 +271,12 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--keyed", action="store_true", help="socket moves carry idempotency keys (as the web client's)"
     )
+    p.add_argument(
+        "--client",
+        choices=("minimal", "websockets"),
+        default="minimal",
+        help="the load generator's WebSocket client: bench/wsclient.py (default) or the websockets library",
+    )
     p.add_argument("--quick", action="store_true", help="a smoke run: 1 s windows, once")
     p.add_argument(
         "--pg-admin",
@@ -288,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         phases = {
             "echo": lambda: loadgen.echo(srv.host, srv.port, args.connections, args.warmup, args.duration),
             "http": lambda: pool.submit(http_moves, srv.host, srv.port, *shape).result(),
-            "ws": lambda: pool.submit(ws_moves, srv.host, srv.port, *shape, args.keyed).result(),
+            "ws": lambda: pool.submit(ws_moves, srv.host, srv.port, *shape, args.keyed, args.client).result(),
         }
         for r in range(args.repeat):
             order = ["echo", "http", "ws"] if r % 2 == 0 else ["ws", "http", "echo"]
@@ -386,6 +410,12 @@ def _figures(runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         "ws_store_cpu_ms": median(
             [1000 * r["store_cpu"] / r["move"]["rps"] for r in runs["ws"] if r["move"]["rps"]]
         ),
+        "ws_client_cpu_ms": median(
+            [1000 * r["move"]["client_cpu"] / r["move"]["rps"] for r in runs["ws"] if r["move"]["rps"]]
+        ),
+        "ws_legal_per_move": median(
+            [r["legal_moves"]["rps"] / r["move"]["rps"] for r in runs["ws"] if r["move"]["rps"]]
+        ),
         "ws_p50": med("ws", "move", "p50_ms"),
         "ws_p99": med("ws", "move", "p99_ms"),
         "errors": sum(r.get("errors", 0) for phase in ("http", "ws") for r in runs[phase]),
@@ -411,12 +441,18 @@ def render(f: dict[str, Any], machine: dict[str, Any], args: argparse.Namespace)
         f"| HTTP one-trip moves/s (p50 / p99 ms) | {f['http_moves']:,.0f} "
         f"({f['http_p50']:.2f} / {f['http_p99']:.2f}) |",
         f"| socket moves/s (p50 / p99 ms) | {f['ws_moves']:,.0f} ({f['ws_p50']:.2f} / {f['ws_p99']:.2f}) |",
+        "| socket `get_legal_moves` per move (the turn passed to another seat) | "
+        f"{f['ws_legal_per_move']:.2f} |",
         f"| server CPU ms per echo · HTTP one-trip move · socket move | {f['echo_cpu_ms']:.3f} · "
         f"{f['http_cpu_ms']:.3f} · {f['ws_cpu_ms']:.3f} |",
     ]
     lines.append(
         f"| CPU ms per socket move: server · Postgres and Redis · both | {f['ws_cpu_ms']:.3f} · "
         f"{f['ws_store_cpu_ms']:.3f} · {f['ws_cpu_ms'] + f['ws_store_cpu_ms']:.3f} |"
+    )
+    lines.append(
+        f"| load generator CPU ms per socket move ({args.client} client; it shares the cores) | "
+        f"{f['ws_client_cpu_ms']:.3f} |"
     )
     if "peer_moves" in f:
         lines.append(
