@@ -8,7 +8,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -18,6 +17,8 @@ from collections.abc import Iterator
 
 import psycopg
 
+from tests.processes import free_port
+
 PG_ADMIN = os.environ.get("YAMEN_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
@@ -26,12 +27,6 @@ def url_for(dbname: str) -> str:
     """The URL of database *dbname* on the test Postgres."""
     base, _, _ = PG_ADMIN.rpartition("/")
     return f"{base}/{dbname}"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @contextlib.contextmanager

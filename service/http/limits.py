@@ -116,13 +116,13 @@ ADMIN = "/v1/admin/"
 """The operator's API: its bearer token is the operator's (:mod:`.controllers.admin`), no app's or
 player's, so it is not read as one; its requests count per client address like anonymous ones."""
 
-# One round trip, atomic on one key (so on a Redis Cluster too): count the request, start the
-# window with the first one, and say when it ends.  A key never outlives its window: were the
-# expiry lost (a crash between the two commands), the next request sets it again.
+# Atomic on one key (so on a Redis Cluster too): count ARGV[2] requests, start the window with the
+# first ones, and say when it ends.  A key never outlives its window: were the expiry lost (a crash
+# between the two commands), the next count sets it again.
 _COUNT = """
-local n = redis.call('INCR', KEYS[1])
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
-if n == 1 or ttl < 0 then
+if n == tonumber(ARGV[2]) or ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1])
 end
@@ -157,28 +157,78 @@ class MemoryCounters:
         return n + 1, ends - now
 
 
+class _Counting:
+    """The requests gathered for one round trip: how many per (bucket, window), and the answer."""
+
+    __slots__ = ("counted", "requests")
+
+    def __init__(self, counted: asyncio.Future[dict[tuple[str, int], tuple[int, float]] | None]) -> None:
+        self.requests: dict[tuple[str, int], int] = {}
+        self.counted = counted
+
+
 class RedisCounters:
     """The counts in Redis (one server or a cluster), shared by every worker and replica.  While
     Redis cannot be reached the limit is not enforced, rather than every request failing (a limit
     protects the service; it is never the reason it stops answering); after a failure Redis is left
-    alone for a second, so requests do not each wait for a dead Redis."""
+    alone for a second, so requests do not each wait for a dead Redis.
+
+    Requests counted together share one round trip (as moves share the group commit): those that
+    arrive while a count is in flight gather, and go in one pipeline with one ``INCRBY`` script per
+    bucket, the k requests of a bucket taking the k counts up to what it returns, in the order they
+    arrived.  One round trip per request cost a fifth of an HTTP move's throughput (an A/B in
+    ``docs/performance.md``); a request now waits at most for the one in flight before its own."""
 
     def __init__(self, client: Any, *, backoff_seconds: float = 1.0) -> None:
         self.client = client
-        self.script = client.register_script(_COUNT)
         self.backoff = backoff_seconds
         self._down_until = 0.0
+        self._gathering: _Counting | None = None
+        self._in_flight: asyncio.Future[None] | None = None
 
     async def count(self, key: str, window: int) -> tuple[int, float] | None:
         if time.monotonic() < self._down_until:
             return None
-        try:
-            n, ttl_ms = await self.script(keys=[RATE_PREFIX + key], args=[window * 1000])
-        except Exception as exc:  # noqa: BLE001 - any backend failure
-            self._down_until = time.monotonic() + self.backoff
-            _log_failure(exc)
+        loop = asyncio.get_running_loop()
+        batch = self._gathering
+        if batch is None or batch.counted.get_loop() is not loop:
+            batch = self._gathering = _Counting(loop.create_future())
+            if self._in_flight is None or self._in_flight.get_loop() is not loop:
+                self._in_flight = asyncio.ensure_future(self._send_batches())
+        bucket = (key, window)
+        before = batch.requests.get(bucket, 0)
+        batch.requests[bucket] = before + 1
+        counted = await asyncio.shield(batch.counted)
+        if counted is None:
             return None
-        return int(n), int(ttl_ms) / 1000
+        n, ends_in = counted[bucket]
+        return n - batch.requests[bucket] + before + 1, ends_in
+
+    async def _send_batches(self) -> None:
+        try:
+            while self._gathering is not None:
+                await asyncio.sleep(0)  # let the requests arriving in this turn of the loop join
+                batch, self._gathering = self._gathering, None
+                counted: dict[tuple[str, int], tuple[int, float]] | None = None
+                try:
+                    pipe = self.client.pipeline(transaction=False)
+                    for (key, window), requests in batch.requests.items():
+                        pipe.eval(_COUNT, 1, RATE_PREFIX + key, window * 1000, requests)
+                    replies = await pipe.execute()
+                    counted = {
+                        bucket: (int(n), int(ttl_ms) / 1000)
+                        for bucket, (n, ttl_ms) in zip(batch.requests, replies, strict=True)
+                    }
+                except Exception as exc:  # noqa: BLE001 - any backend failure lets the batch through
+                    self._down_until = time.monotonic() + self.backoff
+                    _log_failure(exc)
+                finally:
+                    batch.counted.set_result(counted)
+        finally:
+            self._in_flight = None
+            left, self._gathering = self._gathering, None
+            if left is not None and not left.counted.done():
+                left.counted.set_result(None)  # the sender was cancelled: let those requests through
 
 
 RATE_PREFIX = "yamen:rate:"

@@ -31,8 +31,8 @@ from service.infra.cache import RedisSnapshotCache, peek_snapshot
 from service.infra.notices import CHANNEL, NoticeBoard, notice
 from tests.conftest import make_app
 from tests.http.helpers import bearer, create
-from tests.infra.test_redis_cluster import _cluster_port, _wait
-from tests.servers import free_port
+from tests.infra.test_redis_cluster import _wait
+from tests.processes import free_port
 
 HOST = "127.0.0.1"
 
@@ -215,7 +215,7 @@ def tls_cluster(tls_files: TLSFiles) -> Iterator[list[int]]:
     ports: list[int] = []
     try:
         for _ in range(3):
-            port = _cluster_port()
+            port = free_port(HOST, bus=True)
             node = root / str(port)
             node.mkdir()
             args = _tls_redis_args(tls_files, port, node)
