@@ -13,18 +13,13 @@ from typing import Any
 import pytest
 
 from domain.kernel import Game
+from service.infra.logging import write_access_lines_at_once
 from tests.fixture_game import GAME as BLUFF
 from tests.servers import REDIS_URL, fresh_database
 
-
-@pytest.fixture(autouse=True)
-def _access_lines_in_their_test() -> Iterator[None]:
-    """A test's access lines are written while its output is still captured (a thread writes
-    them out later otherwise, into whichever test runs then, or the terminal)."""
-    yield
-    from service.infra.logging import flush_access_log
-
-    flush_access_log()
+# A request's access line is written when it is logged, into the output pytest captured for the
+# test that made it (tests/infra/test_access_lines.py and the servers the tests start buffer them).
+write_access_lines_at_once()
 
 
 @pytest.fixture(scope="session")

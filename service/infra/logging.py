@@ -197,6 +197,9 @@ class BufferedLines:
         """Whether this process's thread has started (a forked child starts its own)."""
 
     def add(self, line: str) -> None:
+        if self.seconds <= 0:
+            _write(line + "\n")  # no buffer: written at once (the tests' setting)
+            return
         if not self._running:
             self._start()
         with self._swap:
@@ -251,6 +254,14 @@ class BufferedLines:
 ACCESS_LINES = BufferedLines(ACCESS_FLUSH_SECONDS)
 atexit.register(ACCESS_LINES.flush)
 os.register_at_fork(after_in_child=ACCESS_LINES.forked)
+
+
+def write_access_lines_at_once() -> None:
+    """No buffer for the access log in this process: each line is written as it is logged (the
+    test suite's setting, so that a request's line lands in the output pytest captured for the test
+    that made it)."""
+    ACCESS_LINES.flush()
+    ACCESS_LINES.seconds = 0
 
 
 def flush_access_log() -> None:

@@ -67,7 +67,9 @@ def test_a_line_longer_than_a_pipe_write_goes_alone(monkeypatch: pytest.MonkeyPa
 
 def test_another_line_is_written_after_the_access_lines_before_it(monkeypatch: pytest.MonkeyPatch) -> None:
     stderr = recorded(monkeypatch)
+    monkeypatch.setattr(access.ACCESS_LINES, "seconds", 60)  # buffered, as in a server
     access.ACCESS_LINES.add("first")
+    assert "first" not in stderr.getvalue()
     access.LineLogger().msg("second")
     assert stderr.getvalue().splitlines()[-2:] == ["first", "second"]
 
