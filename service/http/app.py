@@ -30,7 +30,7 @@ from ..application.push import PushSettings
 from ..application.webhooks import WebhookSettings
 from ..infra.cache import MemorySnapshotCache, RedisSnapshotCache, SnapshotCache, cluster_tls
 from ..infra.jobs import JobQueue
-from ..infra.logging import AccessLogMiddleware, configure_logging, flush_access_log
+from ..infra.logging import ACCESS_LINES, AccessLogMiddleware, configure_logging
 from ..infra.notices import NoticeBoard
 from ..infra.standby import SERVED_LAG, Standby
 from ..infra.store import EventStore
@@ -213,7 +213,7 @@ def create_app(
                 await the_store.close()
             if own_cache:
                 await the_cache.close()
-            flush_access_log()  # a worker exits without atexit: its last access lines go out now
+            ACCESS_LINES.flush()  # a worker exits without atexit: its last access lines go out now
 
     documents: dict[str, dict[str, Any]] = {}
 

@@ -48,11 +48,7 @@ PIPE_BUF = 4096
 the workers share one stderr, so a batch is written in whole lines of at most this many bytes."""
 
 
-def _json_fallback(value: object) -> str:
-    return repr(value)
-
-
-_json_line = msgspec.json.Encoder(enc_hook=_json_fallback)
+_json_line = msgspec.json.Encoder(enc_hook=repr)  # an object msgspec does not know: its repr
 
 
 def render_json(event_dict: dict[str, Any], **_: Any) -> str:
@@ -181,8 +177,8 @@ class BufferedLines:
     :data:`ACCESS_FLUSH_SECONDS`, or sooner once :attr:`batch` lines wait, in writes of whole lines
     of at most :data:`PIPE_BUF` bytes.  It is started by the first line in each process (a forked
     worker has none of its parent's threads), and the buffer is written out when the application
-    stops (:func:`flush_access_log`) and at exit; a killed process loses what it held, at most
-    that many seconds of access lines."""
+    stops (``create_app``'s lifespan calls :meth:`flush`) and at exit; a killed process loses what
+    it held, at most that many seconds of access lines."""
 
     batch = 512
 
@@ -262,12 +258,6 @@ def write_access_lines_at_once() -> None:
     that made it)."""
     ACCESS_LINES.flush()
     ACCESS_LINES.seconds = 0
-
-
-def flush_access_log() -> None:
-    """Write out the access lines this process holds (the application stops: a worker exits
-    without running ``atexit``)."""
-    ACCESS_LINES.flush()
 
 
 class AccessLineLogger(LineLogger):

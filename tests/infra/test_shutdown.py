@@ -73,14 +73,27 @@ def _serving(database_url: str, *args: str, env: dict[str, str] | None = None) -
             # stop channel until the drain bound ends it (granian's to fix; not what is tested here).
             workers = int(args[args.index("--workers") + 1]) if "--workers" in args else 1
             for _ in range(300):
-                if _read(log).count('"event": "started"') >= workers:
+                if _started(log) >= workers:
                     break
                 time.sleep(0.1)
+            else:
+                raise AssertionError(f"fewer than {workers} workers started:\n" + _read(log))
             time.sleep(0.5)
             yield process, port, log
         finally:
             if process.poll() is None:
                 stop(process)
+
+
+def _started(log) -> int:
+    """How many workers have logged ``started`` (one JSON object per line, however it is spaced)."""
+    log.seek(0)
+    count = 0
+    for line in log.read().decode(errors="replace").splitlines():
+        with contextlib.suppress(ValueError):
+            entry = json.loads(line)
+            count += isinstance(entry, dict) and entry.get("event") == "started"
+    return count
 
 
 def _read(log) -> str:
