@@ -353,6 +353,11 @@ class Session:
         self.greeted = False
         self.principal: Principal | None = None
         self.seat_tokens: list[str] = []
+        self._holders: dict[tuple[str, Seat | None], str] = {}
+        """The seat token that last proved (game, seat asked for): tried first, and still proved
+        every time (a re-issued token stops holding its seat at once).  A socket that has played
+        many games holds many tokens of the same seat number; scanning them oldest first cost a
+        move one failed check (a hash, a lookup) per older game."""
         self.ticket = ticket
         """A stream ticket from the URL: it opens its game's subscription as its seat (read only)."""
         if credential is not None:
@@ -449,15 +454,29 @@ class Session:
         holds several), else None for a spectator — or :class:`GameNotFound` when it may not see
         the game at all, as over HTTP.  A stream ticket counts when *ticket* (subscriptions only)."""
         identity = self.hub.identity
+        asked = (game_id, seat)
+        known = self._holders.pop(asked, None)
+        if known is not None and known in self.seat_tokens:  # not forgotten since
+            try:
+                held = await identity.viewer(game_id, SeatBearer(known))
+            except (InvalidToken, GameNotFound):
+                pass  # re-issued, or the game is gone: look again
+            else:
+                if seat is None or held == seat:
+                    self._holders[asked] = known
+                    return held
         named = f"ymn.{seat}." if seat is not None else "ymn."
         for token in self.seat_tokens:
-            if not token.startswith(named):
+            if not token.startswith(named) or token == known:
                 continue  # a token holds the seat its second part names
             try:
                 held = await identity.viewer(game_id, SeatBearer(token))
             except (InvalidToken, GameNotFound):
                 continue  # another game's token
             if seat is None or held == seat:
+                self._holders[asked] = token
+                if len(self._holders) > SEAT_TOKENS:
+                    del self._holders[next(iter(self._holders))]  # the longest unused
                 return held
         if ticket and self.ticket is not None:
             try:

@@ -538,6 +538,71 @@ async def test_legal_moves_over_the_socket_are_the_http_answer(served):
     await socket.close()
 
 
+async def test_a_socket_that_has_played_many_games_proves_each_request_with_one_token(served):
+    """A long-lived socket holds the seat-0 token of every game it has played.  A request in one of
+    them is proved by the token that proved that game last, not by trying each older game's token
+    first; every token still holds its own game's seat, and a re-issued token stops at once."""
+    from tests.http.players_support import new_guest
+
+    app, client = served
+    guest = await new_guest(client)
+    credential = bearer(guest["credential"]["credential"])
+    games = []
+    for _ in range(6):
+        options = {"kind": "bluff", "options": {"players": 2}, "take_seats": [0]}
+        made = await client.post("/v1/games", json=options, headers=credential)
+        assert made.status_code == 201, made.text
+        game_id = made.json()["game_id"]
+        assert (await client.post(f"/v1/games/{game_id}/seats/1")).status_code == 201  # it starts
+        games.append((game_id, made.json()["tokens"][0]["token"]))
+    socket = await Socket(app).open()
+    for _, token in games:  # the oldest game's token first, as a socket collects them
+        await socket.hello(token)
+    seats = app.state.application.seats
+    authenticate, tried = seats.authenticate, []
+
+    async def counted(game_id: str, token: str) -> int:
+        tried.append(token)
+        return await authenticate(game_id, token)
+
+    async def legal(game_id: str, id: str) -> dict[str, Any]:
+        socket.send({"type": "get_legal_moves", "id": id, "game_id": game_id, "seat": 0})
+        return (await socket.recv_until(lambda m: m.get("id") == id))[-1]
+
+    seats.authenticate = counted
+    try:
+        newest, token = games[-1]
+        assert (await legal(newest, "first"))["type"] == "legal_moves"
+        assert tried[-1] == token  # found by scanning the tokens once
+        tried.clear()
+        claim = {"type": "bluff.Claim", "claim": "low"}
+        assert (await _socket_move(socket, "m", newest, claim, seat=0))["type"] == "move_result"
+        assert (await legal(newest, "again"))["type"] == "legal_moves"
+        assert tried == [token, token]  # one proof per request, by the token that holds the seat
+        tried.clear()  # a request that names no seat is proved alike, once found
+        stake = {"type": "bluff.Stake", "amount": 1}
+        assert (await _socket_move(socket, "n", newest, stake))["type"] == "move_result"
+        assert tried[-1] == token
+        tried.clear()
+        assert (await legal(newest, "unnamed"))["type"] == "legal_moves"  # (names seat 0)
+        assert tried == [token]
+        for k, (game_id, token) in enumerate(games[:-1]):  # the older games' seats are still held
+            tried.clear()
+            assert (await legal(game_id, f"old{k}"))["type"] == "legal_moves"
+            assert tried[-1] == token
+    finally:
+        seats.authenticate = authenticate
+    newest, token = games[-1]
+    reissued = await client.post(f"/v1/games/{newest}/seats/0/token", headers=credential)
+    assert reissued.status_code == 201, reissued.text
+    refused = await _socket_move(socket, "stale", newest, {"type": "bluff.Claim", "claim": "high"}, seat=0)
+    # The remembered token no longer proves the seat: the socket holds no seat there now.
+    assert refused["problem"]["code"] == "token_required", refused
+    await socket.hello(reissued.json()["token"])
+    assert (await legal(newest, "renewed"))["type"] == "legal_moves"
+    await socket.close()
+
+
 async def test_an_apps_socket_messages_count_in_the_apps_bucket(database_url, redis_url):
     """A socket opened with an app's key (or its player's credential) spends the app's requests per
     minute as its HTTP requests do: a socket is no way around the app's limit."""
