@@ -14,13 +14,29 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
 from tests.processes import free_port
 
 PG_ADMIN = os.environ.get("YAMEN_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
-REDIS_URL = os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def _worker_database(url: str) -> str:
+    """*url* with its Redis database moved on by the pytest-xdist worker's number (gw0: the URL's
+    own, gw1: the next), so that two workers never share a key: the rate-limit tests empty the
+    buckets and count one address's requests exactly.  (Pub/sub spans databases; its channels
+    carry game ids, which no two workers share.)"""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not (worker.startswith("gw") and worker[2:].isdecimal()):
+        return url
+    parts = urlsplit(url)
+    database = int(parts.path.strip("/") or 0) + int(worker[2:])
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
+REDIS_URL = _worker_database(os.environ.get("YAMEN_TEST_REDIS", "redis://127.0.0.1:6379/0"))
 
 
 def url_for(dbname: str) -> str:

@@ -65,8 +65,10 @@ def test_the_default_lane_installs_nothing_but_pip_packages(tmp_path):
     assert ran == [
         "python -m pip install --quiet --upgrade pip",
         "python -m pip install --quiet -e .[test,embedded]",
-        "python -m pytest -m not slow -q",
+        "python -m pytest -m not slow -n 2 --durations=10 -q",  # whole: on two workers
     ]
+    ran, _ = _run(tmp_path / "paths", "-q", "tests/http")
+    assert ran[2:] == ["python -m pytest -m not slow -q tests/http"]  # some paths: on one
 
 
 def test_the_slow_lane_installs_the_debian_programs_it_drives(tmp_path):
