@@ -18,7 +18,7 @@ none for anonymous games) and is ``public`` (anyone lists and watches it), ``app
 app's key and that app's players) or ``private`` (the owning app's key and the game's own seats).
 Seats always play their game.  To anybody else the game does not exist: every route with a
 ``{game_id}`` answers 404 ``game_not_found`` (:meth:`Identity.viewer`, applied to all of them by one
-guard, :func:`service.http.dependencies.game_access`) and ``GET /v1/games`` never lists it
+check, :func:`service.http.dependencies.game_access`) and ``GET /v1/games`` never lists it
 (:meth:`Identity.listing`), so game ids cannot be enumerated.
 """
 

@@ -39,7 +39,7 @@ from .compression import compression_config
 from .contract import signature_namespace
 from .controllers import CONTROLLERS
 from .controllers.responses import STANDBY_LAG, stamp_server_time
-from .dependencies import ApplicationSlot, dependencies, game_access
+from .dependencies import ApplicationSlot, GameAccess, dependencies
 from .limits import (
     MAX_BODY_BYTES,
     BodyTimeoutMiddleware,
@@ -231,6 +231,7 @@ def create_app(
             counters=counters,
             trusted=parse_proxies(settings.trusted_proxies),
         ),
+        DefineMiddleware(GameAccess),  # who may see a game: one check for every route with a {game_id}
     ]
     app = Litestar(
         route_handlers=[
@@ -243,7 +244,6 @@ def create_app(
         after_request=_report_standby_lag if settings.standby_url else None,
         before_send=[stamp_server_time],
         dependencies=dependencies(slot),
-        guards=[game_access],  # who may see a game: one check for every route with a {game_id}
         signature_namespace=signature_namespace(games),
         lifespan=[lifespan],
         exception_handlers=EXCEPTION_HANDLERS,
