@@ -109,7 +109,8 @@ class GameAccess:
     :func:`game_access` before its handler (and its dependencies, body parsing and hooks) runs.
 
     Not a Litestar guard: Litestar hands each guard a copy of the route handler on every request
-    (``copy.copy`` of a large object), which cost 1.7 % of an HTTP move's CPU."""
+    (``copy.copy`` of a large object); as a guard, the check cost an HTTP move 9 % more server CPU
+    (A/B, ``docs/performance.md``)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -169,8 +170,8 @@ async def provide_caller(
 
     It names *application* only to be resolved after it: Litestar resolves dependencies of the same
     depth together in an anyio task group, tasks and cancel scope created per request, which cost a
-    move over HTTP about a tenth of its CPU (tests/http/test_dependencies.py keeps every route's
-    dependencies one after another)."""
+    move over HTTP 15 % of its server CPU (A/B, ``docs/performance.md``; tests/http/test_dependencies.py
+    keeps every route's dependencies one after another)."""
     del game_id, authorization, application
     return request.scope["state"].get(_VIEWER_STATE)
 
